@@ -22,3 +22,36 @@ pub type Dev = dfdx::tensor::AutoDevice;
 pub fn seeded_device(seed: u64) -> Dev {
     dfdx::tensor::AutoDevice::seed_from_u64(seed)
 }
+
+/// `n` standard-normal samples from a seeded `StdRng` (Box–Muller), the same on every device and
+/// platform: use it to build reproducible inputs with `dev.tensor_from_vec`.
+pub fn normal_vec(seed: u64, n: usize) -> Vec<f32> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n + 1);
+    while out.len() < n {
+        // u1 in (0, 1] so ln(u1) is finite
+        let u1: f64 = 1.0 - rng.gen::<f64>();
+        let u2: f64 = rng.gen::<f64>();
+        let r = (-2.0 * u1.ln()).sqrt();
+        let t = 2.0 * std::f64::consts::PI * u2;
+        out.push((r * t.cos()) as f32);
+        out.push((r * t.sin()) as f32);
+    }
+    out.truncate(n);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn normal_vec_is_seeded_and_standard() {
+        let a = super::normal_vec(7, 20_000);
+        assert_eq!(a, super::normal_vec(7, 20_000));
+        assert_ne!(a[..4], super::normal_vec(8, 4)[..]);
+        let mean = a.iter().map(|&x| x as f64).sum::<f64>() / a.len() as f64;
+        let var = a.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / a.len() as f64;
+        assert!(mean.abs() < 0.03, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.05, "variance {var}");
+    }
+}

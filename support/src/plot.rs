@@ -151,17 +151,25 @@ impl Heatmap {
                 .margin(8)
                 .x_label_area_size(40)
                 .y_label_area_size(70)
-                .build_cartesian_2d(0..self.cols, 0..self.rows)?;
+                .build_cartesian_2d((0..self.cols - 1).into_segmented(), (0..self.rows - 1).into_segmented())?;
             let rows = self.rows;
+            let centre = |v: &SegmentValue<usize>| match v {
+                SegmentValue::CenterOf(i) => Some(*i),
+                _ => None,
+            };
             chart
                 .configure_mesh()
                 .disable_mesh()
                 .x_labels(self.cols)
                 .y_labels(self.rows)
-                .x_label_formatter(&|x| self.col_labels.get(*x).cloned().unwrap_or_default())
+                .x_label_formatter(&|x| centre(x).and_then(|c| self.col_labels.get(c)).cloned().unwrap_or_default())
                 .y_label_formatter(&|y| {
                     // row 0 at the top, like a printed matrix
-                    rows.checked_sub(1 + *y).and_then(|r| self.row_labels.get(r)).cloned().unwrap_or_default()
+                    centre(y)
+                        .and_then(|y| rows.checked_sub(1 + y))
+                        .and_then(|r| self.row_labels.get(r))
+                        .cloned()
+                        .unwrap_or_default()
                 })
                 .x_desc(&self.x_desc)
                 .y_desc(&self.y_desc)
@@ -178,7 +186,10 @@ impl Heatmap {
                     RGBColor(200, 200, 200)
                 };
                 let y = self.rows - 1 - r;
-                Rectangle::new([(c, y), (c + 1, y + 1)], color.filled())
+                Rectangle::new(
+                    [(SegmentValue::Exact(c), SegmentValue::Exact(y)), (SegmentValue::Exact(c + 1), SegmentValue::Exact(y + 1))],
+                    color.filled(),
+                )
             }))?;
             if let Some(d) = self.decimals {
                 let font_px = (cell as f64 * 0.28).clamp(8.0, 14.0);
@@ -194,8 +205,8 @@ impl Heatmap {
                                 plotters::style::text_anchor::HPos::Center,
                                 plotters::style::text_anchor::VPos::Center,
                             ));
-                        let (px, py) = chart.backend_coord(&(c, self.rows - 1 - r));
-                        let (qx, qy) = chart.backend_coord(&(c + 1, self.rows - r));
+                        let (px, py) = chart.backend_coord(&(SegmentValue::Exact(c), SegmentValue::Exact(self.rows - 1 - r)));
+                        let (qx, qy) = chart.backend_coord(&(SegmentValue::Exact(c + 1), SegmentValue::Exact(self.rows - r)));
                         root.draw_text(&text, &style, ((px + qx) / 2, (py + qy) / 2))?;
                     }
                 }
