@@ -71,8 +71,7 @@ where
     assert_eq!(k.shape().2, v.shape().2, "k and v must have the same number of keys");
     let dev = q.device().clone();
 
-    // scores = Q K^T / sqrt(d_k): (b, h, sq, dk) x (b, h, dk, sk) -> (b, h, sq, sk)
-    let scores = q.matmul(k.permute::<_, Axes4<0, 1, 3, 2>>()) / (DK as f32).sqrt();
+    let scores = scaled_scores(q, k);
 
     // blocked positions get `fill` before the softmax
     let scores = match mask {
@@ -92,6 +91,22 @@ where
     (output, weights)
 }
 // ANCHOR_END: attention_with_fill
+
+/// The scores `Q K^T / sqrt(d_k)`, shape `(batch, heads, queries, keys)`.
+// ANCHOR: scaled_scores
+pub fn scaled_scores<B, H, Sq, Sk, const DK: usize, Dev, T>(
+    q: Tensor<(B, H, Sq, Const<DK>), f32, Dev, T>,
+    k: Tensor<(B, H, Sk, Const<DK>), f32, Dev, T>,
+) -> Tensor<(B, H, Sq, Sk), f32, Dev, T>
+where
+    B: Dim, H: Dim, Sq: Dim, Sk: Dim,
+    Dev: Device<f32>,
+    T: Tape<f32, Dev> + Merge<T>,
+{
+    // (b, h, sq, dk) x (b, h, dk, sk) -> (b, h, sq, sk)
+    q.matmul(k.permute::<_, Axes4<0, 1, 3, 2>>()) / (DK as f32).sqrt()
+}
+// ANCHOR_END: scaled_scores
 
 /// The look-ahead mask of length `n`: query `i` may see keys `0..=i`. Shape `(n, n)`.
 // ANCHOR: causal_mask

@@ -48,7 +48,7 @@ pub mod scaling;
 pub mod weightless;
 
 pub use attention::{
-    attention_with_fill, broadcast_mask, causal_mask, key_padding_mask, scaled_dot_product_attention, Mask,
+    attention_with_fill, broadcast_mask, causal_mask, key_padding_mask, scaled_dot_product_attention, scaled_scores, Mask,
     DEFAULT_MASK_FILL,
 };
 pub use weightless::{simple_self_attention, SimpleAttention};

@@ -1,0 +1,24 @@
+//! The "bank loan" worked example, step by step.
+//!
+//! `cargo run -p ch02-qkv --example bank_loan`
+use ch02_qkv::{bank_loan, tokens};
+use ch01_attention::simple_self_attention;
+use support::fmt::format_tensor;
+
+fn main() {
+    let dev = support::Dev::default();
+    // ANCHOR: run
+    let x = tokens(&dev, &bank_loan::X);
+    let out = bank_loan::layer(&dev).forward(x.clone());
+    println!("Q =\n{}", format_tensor(&out.q, 2));
+    println!("K =\n{}", format_tensor(&out.k, 2));
+    println!("V =\n{}", format_tensor(&out.v, 2));
+    println!("scaled scores =\n{}", format_tensor(&out.scores, 3));
+    println!("weights =\n{}", format_tensor(&out.weights, 2));
+    println!("z =\n{}", format_tensor(&out.output, 2));
+
+    // one shared matrix (no projections): "bank" prefers itself, 1.25 against 0.65
+    let shared = simple_self_attention(&x);
+    println!("x0.x0 = {:.2}, x0.x1 = {:.2}", shared.scores.as_vec()[0], shared.scores.as_vec()[1]);
+    // ANCHOR_END: run
+}
