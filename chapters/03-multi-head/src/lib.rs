@@ -1,1 +1,184 @@
-//! placeholder
+//! # Chapter 3 — multi-head attention
+//!
+//! Multi-head attention does not build `h` separate attention layers. It projects once to the full
+//! `d_model`, *reshapes* the result into `h` heads of `d_k = d_model / h` dimensions each, runs
+//! chapter 1's attention on all heads at once, and merges the heads back with one more projection.
+//!
+//! `d_model`, the number of heads and `d_k` are compile-time constants, and the compiler checks that
+//! `h * d_k = d_model`. PyTorch checks `d_model % num_heads == 0` when the layer is created; here a
+//! wrong combination never builds:
+//!
+//! ```compile_fail
+//! use ch03_multi_head::MultiHeadAttention;
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! // 6 heads of 10 dimensions do not make 64
+//! let mha = MultiHeadAttention::<64, 6, 10, f32, Cpu>::new(&dev);
+//! ```
+//!
+//! while the seed's configurations do:
+//!
+//! ```
+//! use ch03_multi_head::MultiHeadAttention;
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! let eight = MultiHeadAttention::<64, 8, 8, f32, Cpu>::new(&dev);
+//! let four = MultiHeadAttention::<64, 4, 16, f32, Cpu>::new(&dev);
+//! ```
+//!
+//! Inputs are `(batch, seq, d_model)`; batch and the sequence lengths are chosen at run time. The
+//! keys and values may come from a different sequence than the queries (cross-attention), but they
+//! must have the same `d_model`:
+//!
+//! ```compile_fail
+//! use ch03_multi_head::MultiHeadAttention;
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! let mha = MultiHeadAttention::<64, 8, 8, f32, Cpu>::new(&dev);
+//! let dec: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.zeros_like(&(2, 8, Const::<64>));
+//! let enc: Tensor<(usize, usize, Const<32>), f32, Cpu> = dev.zeros_like(&(2, 10, Const::<32>));
+//! let (out, w) = mha.forward(dec, enc.clone(), enc, None);
+//! ```
+
+use ch01_attention::{scaled_dot_product_attention, Mask};
+use dfdx::nn::modules::Linear;
+use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
+use dfdx::prelude::*;
+
+pub mod figures;
+
+/// Multi-head attention with `HEADS` heads of `D_K` dimensions, `D_MODEL = HEADS * D_K`.
+///
+/// The four projections are `Linear` layers with bias, stored as PyTorch stores them (weight
+/// `(out, in)`), so weights exported from `nn.MultiheadAttention` load one to one.
+// ANCHOR: struct
+#[derive(Clone, Debug)]
+pub struct MultiHeadAttention<const D_MODEL: usize, const HEADS: usize, const D_K: usize, E: Dtype, Dev: Storage<E>> {
+    pub w_q: Linear<D_MODEL, D_MODEL, E, Dev>,
+    pub w_k: Linear<D_MODEL, D_MODEL, E, Dev>,
+    pub w_v: Linear<D_MODEL, D_MODEL, E, Dev>,
+    pub w_o: Linear<D_MODEL, D_MODEL, E, Dev>,
+}
+// ANCHOR_END: struct
+
+impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>> MultiHeadAttention<M, H, DK, E, Dev> {
+    /// Evaluated when the type is used: a compile error unless `HEADS * D_K == D_MODEL`.
+    // ANCHOR: shape_check
+    pub const SHAPE_CHECK: () = assert!(
+        H * DK == M && H > 0,
+        "MultiHeadAttention<D_MODEL, HEADS, D_K>: HEADS * D_K must equal D_MODEL (each head gets D_MODEL / HEADS dimensions)"
+    );
+    // ANCHOR_END: shape_check
+}
+
+impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>> MultiHeadAttention<M, H, DK, f32, Dev> {
+    /// A layer with PyTorch-style random initialisation, drawn from the device's generator.
+    pub fn new(dev: &Dev) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::SHAPE_CHECK;
+        BuildModule::build(dev)
+    }
+
+    /// Multi-head attention of `q` over `k`/`v`. Returns the output `(batch, q_len, d_model)` and
+    /// the per-head weights `(batch, heads, q_len, kv_len)`. `mask` (`true` = may attend) is
+    /// broadcast by the caller to `(batch, heads, q_len, kv_len)`.
+    // ANCHOR: forward
+    #[allow(clippy::type_complexity)]
+    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
+        &self,
+        q: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
+        k: Tensor<(B, Sk, Const<M>), f32, Dev>,
+        v: Tensor<(B, Sk, Const<M>), f32, Dev>,
+        mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
+    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, Sq, Sk), f32, Dev>)
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::SHAPE_CHECK;
+        let (b, sq, sk) = (q.shape().0, q.shape().1, k.shape().1);
+        assert_eq!(k.shape().1, v.shape().1, "keys and values must have the same length");
+
+        // 1. project: (b, s, d_model) -> (b, s, d_model)
+        let q = self.w_q.forward(q);
+        let k = self.w_k.forward(k.retaped::<T>());
+        let v = self.w_v.forward(v.retaped::<T>());
+
+        // 2. split the last axis into heads: (b, s, h * d_k) -> (b, s, h, d_k) -> (b, h, s, d_k)
+        let q = split_heads::<_, _, M, H, DK, _, _>(q);
+        let k = split_heads::<_, _, M, H, DK, _, _>(k);
+        let v = split_heads::<_, _, M, H, DK, _, _>(v);
+
+        // 3. attention on every head at once (chapter 1)
+        let (heads, weights) = scaled_dot_product_attention(q, k, v, mask);
+
+        // 4. merge the heads: (b, h, s, d_k) -> (b, s, h, d_k) -> (b, s, h * d_k)
+        let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, sq, Const::<M>));
+
+        // 5. mix the heads with the output projection
+        let _ = sk;
+        (self.w_o.forward(merged), weights)
+    }
+    // ANCHOR_END: forward
+
+    /// Self-attention: queries, keys and values are all `x`.
+    #[allow(clippy::type_complexity)]
+    pub fn self_attention<B: Dim, S: Dim>(
+        &self,
+        x: Tensor<(B, S, Const<M>), f32, Dev>,
+        mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
+    ) -> (Tensor<(B, S, Const<M>), f32, Dev>, Tensor<(B, Const<H>, S, S), f32, Dev>) {
+        self.forward(x.clone(), x.clone(), x, mask)
+    }
+}
+
+/// The reshape trick: `(batch, seq, HEADS * D_K)` -> `(batch, HEADS, seq, D_K)`.
+///
+/// Head `h` gets the features `h * D_K .. (h + 1) * D_K` of every token.
+// ANCHOR: split_heads
+pub fn split_heads<B: Dim, S: Dim, const M: usize, const H: usize, const DK: usize, Dev: Device<f32>, T: Tape<f32, Dev>>(
+    x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+) -> Tensor<(B, Const<H>, S, Const<DK>), f32, Dev, T> {
+    let (b, s, _) = *x.shape();
+    x.reshape_like(&(b, s, Const::<H>, Const::<DK>)).permute::<_, Axes4<0, 2, 1, 3>>()
+}
+// ANCHOR_END: split_heads
+
+/// Averages the per-head weights `(batch, heads, q, k)` into `(batch, q, k)`, as
+/// `nn.MultiheadAttention` returns them by default (`average_attn_weights=True`).
+pub fn average_heads<B: Dim, const H: usize, Sq: Dim, Sk: Dim, Dev: Device<f32>>(
+    w: Tensor<(B, Const<H>, Sq, Sk), f32, Dev>,
+) -> Tensor<(B, Sq, Sk), f32, Dev> {
+    w.mean::<_, Axis<1>>()
+}
+
+impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>> TensorCollection<f32, Dev>
+    for MultiHeadAttention<M, H, DK, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = MultiHeadAttention<M, H, DK, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                Self::module("w_q", |s| &s.w_q, |s| &mut s.w_q),
+                Self::module("w_k", |s| &s.w_k, |s| &mut s.w_k),
+                Self::module("w_v", |s| &s.w_v, |s| &mut s.w_v),
+                Self::module("w_o", |s| &s.w_o, |s| &mut s.w_o),
+            ),
+            |(w_q, w_k, w_v, w_o)| MultiHeadAttention { w_q, w_k, w_v, w_o },
+        )
+    }
+}
+
+/// The same weights as dfdx's built-in layer (which has the same four projections).
+impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
+    From<&dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>> for MultiHeadAttention<M, H, DK, f32, Dev>
+{
+    fn from(m: &dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::SHAPE_CHECK;
+        Self { w_q: m.w_q.clone(), w_k: m.w_k.clone(), w_v: m.w_v.clone(), w_o: m.w_o.clone() }
+    }
+}
