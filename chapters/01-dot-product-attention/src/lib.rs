@@ -9,42 +9,14 @@
 //!
 //! Everything is generic over the dfdx device, so `--features cuda` runs the same code on a GPU.
 //!
-//! Shapes are checked by the compiler. Multiplying queries by keys without the transpose does not
-//! compile, because the inner dimensions (`Const<8>` and `usize`) are different types:
-//!
-//! ```compile_fail
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let q: Tensor<(usize, Const<8>), f32, _> = dev.zeros_like(&(4, Const::<8>));
-//! let k: Tensor<(usize, Const<8>), f32, _> = dev.zeros_like(&(4, Const::<8>));
-//! let scores = q.matmul(k); // forgot `.permute()`: (4, 8) x (4, 8) is not a matrix product
-//! ```
-//!
-//! and transposing the wrong pair of axes of a `(batch, heads, seq, d_k)` key is caught as well:
-//!
-//! ```compile_fail
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let q: Tensor<(usize, Const<1>, usize, Const<8>), f32, _> = dev.zeros_like(&(2, Const::<1>, 5, Const::<8>));
-//! let k = q.clone();
-//! // swaps heads and seq instead of seq and d_k: the product is (.., 5, 8) x (.., 1, 8)
-//! let scores = q.matmul(k.permute::<_, Axes4<0, 2, 1, 3>>());
-//! ```
-//!
-//! The correct transpose compiles and gives `(batch, heads, seq, seq)` scores:
-//!
-//! ```
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let q: Tensor<(usize, Const<1>, usize, Const<8>), f32, _> = dev.zeros_like(&(2, Const::<1>, 5, Const::<8>));
-//! let k = q.clone();
-//! let scores = q.matmul(k.permute::<_, Axes4<0, 1, 3, 2>>());
-//! assert_eq!(scores.shape().concrete(), [2, 1, 5, 5]);
-//! ```
+//! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
 
 pub mod attention;
 pub mod figures;
 pub mod scaling;
+
+#[doc = include_str!("shape_errors.md")]
+pub mod shape_errors {}
 pub mod weightless;
 
 pub use attention::{

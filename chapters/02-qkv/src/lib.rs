@@ -10,28 +10,10 @@
 //! `W_Q` in the math (`d_in x d_k`, multiplied as `x W_Q`) is the *transpose* of the layer's weight;
 //! [`QkvAttention::from_matrices`] does that transpose for you.
 //!
-//! Sizes are part of the type: a projection from 3 to 2 dimensions cannot be applied to 4-dimensional
-//! embeddings.
-//!
-//! ```compile_fail
-//! use ch02_qkv::QkvAttention;
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let attn = QkvAttention::<3, 2, 2, Cpu>::new(&dev);
-//! let x: Tensor<(usize, Const<4>), f32, Cpu> = dev.zeros_like(&(5, Const::<4>));
-//! let out = attn.forward(x); // expected (usize, Const<3>), found (usize, Const<4>)
-//! ```
-//!
-//! With 3-dimensional embeddings it compiles, and gives one 2-dimensional output per token:
-//!
-//! ```
-//! use ch02_qkv::QkvAttention;
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let attn = QkvAttention::<3, 2, 2, Cpu>::new(&dev);
-//! let x: Tensor<(usize, Const<3>), f32, Cpu> = dev.zeros_like(&(5, Const::<3>));
-//! assert_eq!(attn.forward(x).output.shape().concrete(), [5, 2]);
-//! ```
+//! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
+
+#[doc = include_str!("shape_errors.md")]
+pub mod shape_errors {}
 
 use ch01_attention::{scaled_dot_product_attention, scaled_scores};
 use dfdx::nn::{modules, BuildModule, Module};

@@ -4,41 +4,10 @@
 //! `d_model`, *reshapes* the result into `h` heads of `d_k = d_model / h` dimensions each, runs
 //! chapter 1's attention on all heads at once, and merges the heads back with one more projection.
 //!
-//! `d_model`, the number of heads and `d_k` are compile-time constants, and the compiler checks that
-//! `h * d_k = d_model`. PyTorch checks `d_model % num_heads == 0` when the layer is created; here a
-//! wrong combination never builds:
-//!
-//! ```compile_fail
-//! use ch03_multi_head::MultiHeadAttention;
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! // 6 heads of 10 dimensions do not make 64
-//! let mha = MultiHeadAttention::<64, 6, 10, f32, Cpu>::new(&dev);
-//! ```
-//!
-//! while the seed's configurations do:
-//!
-//! ```
-//! use ch03_multi_head::MultiHeadAttention;
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let eight = MultiHeadAttention::<64, 8, 8, f32, Cpu>::new(&dev);
-//! let four = MultiHeadAttention::<64, 4, 16, f32, Cpu>::new(&dev);
-//! ```
-//!
-//! Inputs are `(batch, seq, d_model)`; batch and the sequence lengths are chosen at run time. The
-//! keys and values may come from a different sequence than the queries (cross-attention), but they
-//! must have the same `d_model`:
-//!
-//! ```compile_fail
-//! use ch03_multi_head::MultiHeadAttention;
-//! use dfdx::prelude::*;
-//! let dev: Cpu = Default::default();
-//! let mha = MultiHeadAttention::<64, 8, 8, f32, Cpu>::new(&dev);
-//! let dec: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.zeros_like(&(2, 8, Const::<64>));
-//! let enc: Tensor<(usize, usize, Const<32>), f32, Cpu> = dev.zeros_like(&(2, 10, Const::<32>));
-//! let (out, w) = mha.forward(dec, enc.clone(), enc, None);
-//! ```
+//! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
+
+#[doc = include_str!("shape_errors.md")]
+pub mod shape_errors {}
 
 use ch01_attention::{scaled_dot_product_attention, Mask};
 use dfdx::nn::modules::Linear;
