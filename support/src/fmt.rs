@@ -9,6 +9,11 @@ pub fn round_to(x: f32, decimals: u32) -> f32 {
     ((x as f64 * p).round() / p) as f32
 }
 
+/// [`round_to`] applied to every value: what a tensor printed with `decimals` digits shows.
+pub fn round_all(values: &[f32], decimals: u32) -> Vec<f32> {
+    values.iter().map(|&x| round_to(x, decimals)).collect()
+}
+
 /// Formats a flat row-major buffer with the given dimensions as nested brackets, every number with
 /// exactly `decimals` digits after the point.
 ///

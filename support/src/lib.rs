@@ -13,7 +13,7 @@ pub mod plot;
 
 pub use check::{assert_close, assert_close_tensor, max_abs_diff};
 pub use fmt::{format_tensor, round_to};
-pub use plot::{BarChart, Heatmap, LineChart, Svg};
+pub use plot::{assert_figures_current, BarChart, Heatmap, LineChart, Svg};
 
 /// The device every example, test and notebook runs on: the CPU, or the GPU with `--features cuda`.
 pub type Dev = dfdx::tensor::AutoDevice;

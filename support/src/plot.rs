@@ -421,3 +421,21 @@ mod tests {
         assert!(lines.as_str().replace('\n', "").contains(">curve<"));
     }
 }
+
+/// Asserts that every figure in `figures` is byte-for-byte the file of the same name in `dir`:
+/// the book shows what the code draws now. On a mismatch, `cargo xtask figures` regenerates them.
+#[track_caller]
+pub fn assert_figures_current<N: AsRef<str>>(dir: impl AsRef<Path>, figures: &[(N, Svg)]) {
+    let dir = dir.as_ref();
+    assert!(!figures.is_empty(), "assert_figures_current: no figures given");
+    for (name, svg) in figures {
+        let path = dir.join(name.as_ref());
+        let committed = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}; run `cargo xtask figures`", path.display()));
+        assert!(
+            committed == svg.0,
+            "{} differs from what the code draws now; run `cargo xtask figures`",
+            path.display()
+        );
+    }
+}

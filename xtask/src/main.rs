@@ -82,14 +82,16 @@ fn works(program: &str, args: &[&str]) -> bool {
     Command::new(program).args(args).output().is_ok_and(|o| o.status.success())
 }
 
-/// Every chapter crate with an `examples/figures.rs` writes its figures into the book.
+/// Every chapter crate with an `examples/chNN-figures.rs` writes its figures into the book.
 fn figures(root: &Path) -> Result<()> {
     let mut chapters: Vec<PathBuf> = std::fs::read_dir(root.join("chapters"))?
         .map(|e| e.map(|e| e.path()))
         .collect::<std::io::Result<_>>()?;
     chapters.sort();
     for dir in chapters {
-        if !dir.join("examples/figures.rs").exists() {
+        let prefix = dir.file_name().unwrap().to_string_lossy()[..2].to_string();
+        let example = format!("ch{prefix}-figures");
+        if !dir.join("examples").join(format!("{example}.rs")).exists() {
             continue;
         }
         let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
@@ -97,7 +99,7 @@ fn figures(root: &Path) -> Result<()> {
             .lines()
             .find_map(|l| l.strip_prefix("name = ").map(|n| n.trim_matches('"').to_string()))
             .with_context(|| format!("no package name in {}", dir.join("Cargo.toml").display()))?;
-        cargo(root, &["run", "--quiet", "-p", &name, "--example", "figures"])?;
+        cargo(root, &["run", "--quiet", "-p", &name, "--example", &example])?;
     }
     Ok(())
 }

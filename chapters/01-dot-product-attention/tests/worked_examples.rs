@@ -3,11 +3,8 @@
 use ch01_attention::weightless::{tokens, EMBEDDINGS, WORKED_TOKENS};
 use ch01_attention::{attention_with_fill, scaled_dot_product_attention, scaling, simple_self_attention};
 use dfdx::prelude::*;
+use support::fmt::round_all as rounded;
 use support::{assert_close, round_to, Dev};
-
-fn rounded(v: &[f32], decimals: u32) -> Vec<f32> {
-    v.iter().map(|&x| round_to(x, decimals)).collect()
-}
 
 #[test]
 fn worked_example_three_tokens() {

@@ -3,11 +3,8 @@
 use ch01_attention::simple_self_attention;
 use ch02_qkv::{bank_loan, tokens, QkvAttention, EMBEDDINGS};
 use dfdx::prelude::*;
+use support::fmt::round_all as rounded;
 use support::{assert_close, round_to, Dev};
-
-fn rounded(v: &[f32], decimals: u32) -> Vec<f32> {
-    v.iter().map(|&x| round_to(x, decimals)).collect()
-}
 
 #[test]
 fn worked_example_bank_loan() {
