@@ -81,6 +81,8 @@ pub struct Heatmap {
     pub range: Option<(f32, f32)>,
     pub x_desc: String,
     pub y_desc: String,
+    /// Label every n-th row and column only (for large matrices).
+    pub tick_every: usize,
 }
 
 impl Heatmap {
@@ -103,6 +105,7 @@ impl Heatmap {
             range: None,
             x_desc: "key".into(),
             y_desc: "query".into(),
+            tick_every: 1,
         }
     }
 
@@ -134,6 +137,13 @@ impl Heatmap {
         self
     }
 
+    /// Labels only every `n`-th row and column.
+    pub fn tick_every(mut self, n: usize) -> Self {
+        assert!(n > 0, "Heatmap::tick_every: n must be at least 1");
+        self.tick_every = n;
+        self
+    }
+
     /// Renders the heatmap as SVG.
     pub fn to_svg(&self) -> Svg {
         let cell = (480 / self.cols.max(self.rows)).clamp(8, 90) as u32;
@@ -153,6 +163,7 @@ impl Heatmap {
                 .y_label_area_size(70)
                 .build_cartesian_2d((0..self.cols - 1).into_segmented(), (0..self.rows - 1).into_segmented())?;
             let rows = self.rows;
+            let every = self.tick_every;
             let centre = |v: &SegmentValue<usize>| match v {
                 SegmentValue::CenterOf(i) => Some(*i),
                 _ => None,
@@ -162,11 +173,14 @@ impl Heatmap {
                 .disable_mesh()
                 .x_labels(self.cols)
                 .y_labels(self.rows)
-                .x_label_formatter(&|x| centre(x).and_then(|c| self.col_labels.get(c)).cloned().unwrap_or_default())
+                .x_label_formatter(&|x| {
+                    centre(x).filter(|c| c % every == 0).and_then(|c| self.col_labels.get(c)).cloned().unwrap_or_default()
+                })
                 .y_label_formatter(&|y| {
                     // row 0 at the top, like a printed matrix
                     centre(y)
                         .and_then(|y| rows.checked_sub(1 + y))
+                        .filter(|r| r % every == 0)
                         .and_then(|r| self.row_labels.get(r))
                         .cloned()
                         .unwrap_or_default()

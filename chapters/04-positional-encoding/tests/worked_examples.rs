@@ -1,0 +1,123 @@
+//! Every number chapter 4 of the book shows, asserted.
+
+use ch04_positions::{position_dot, sinusoidal_table, LearnedPositions, PositionError, SinusoidalEncoding, TokenEmbedding};
+use dfdx::prelude::*;
+use support::fmt::round_all;
+use support::{assert_close, Dev};
+
+#[test]
+fn worked_example_position_zero() {
+    // sin(0) = 0 in every even dimension, cos(0) = 1 in every odd one
+    let t = sinusoidal_table(1, 64);
+    let expected: Vec<f32> = (0..64).map(|d| if d % 2 == 0 { 0.0 } else { 1.0 }).collect();
+    assert_eq!(t, expected);
+}
+
+#[test]
+fn worked_example_position_nine() {
+    let t = sinusoidal_table(10, 64);
+    let row9 = &t[9 * 64..9 * 64 + 8];
+    assert_eq!(round_all(row9, 3), vec![0.412, -0.911, 0.449, 0.893, -0.940, 0.342, -0.608, -0.794]);
+    // PyTorch's float32 table (the reference fixture values); ours is computed in f64 and rounded
+    #[rustfmt::skip]
+    let torch = [0.412_118_5, -0.911_130_25, 0.449_193_5, 0.893_434_46, -0.939_823_5, 0.341_660_26, -0.608_108_64, -0.793_853_8];
+    assert_close(row9, &torch, 1e-6);
+    // by hand: dimension 0 is sin(9), dimension 2 is sin(9 / 10000^(2/64))
+    assert_close(&[row9[0], row9[2]], &[9f32.sin(), (9.0 / 10000f32.powf(2.0 / 64.0)).sin()], 1e-6);
+}
+
+#[test]
+fn worked_example_demo_shapes() {
+    let dev = Dev::default();
+    let pe = SinusoidalEncoding::<64, _>::new(&dev, 100);
+    assert_eq!(pe.table.shape().concrete(), [100, 64]);
+    let x = dev.tensor_from_vec(support::normal_vec(0, 10 * 64), (1, 10, Const::<64>));
+    let y = pe.forward(x.clone());
+    assert_eq!(y.shape().concrete(), [1, 10, 64]);
+    // the encoding is added, not concatenated: y - x is the first 10 rows of the table
+    let diff: Vec<f32> = y.as_vec().iter().zip(x.as_vec()).map(|(a, b)| a - b).collect();
+    assert_close(&diff, &pe.table.as_vec()[..640], 1e-6);
+}
+
+#[test]
+fn worked_example_relative_positions() {
+    // PE(p) . PE(p + k) = sum_i cos(k w_i): it depends on the offset k only
+    let d = 64;
+    let t = sinusoidal_table(200, d);
+    for k in [0usize, 1, 2, 5, 17] {
+        let expected: f32 = (0..d / 2).map(|i| (k as f64 / 10000f64.powf(2.0 * i as f64 / d as f64)).cos() as f32).sum();
+        for p in [0usize, 3, 40, 120] {
+            let dot = position_dot(&t, d, p, p + k);
+            assert!((dot - expected).abs() < 1e-4, "k {k}, p {p}: {dot} vs {expected}");
+        }
+    }
+    // k = 0: |PE(p)|^2 = d/2 = 32 for every p
+    assert_close(&[position_dot(&t, d, 7, 7)], &[32.0], 1e-4);
+    // and the similarity falls as the offset grows (at first)
+    assert!(position_dot(&t, d, 10, 11) > position_dot(&t, d, 10, 15));
+}
+
+#[test]
+fn worked_example_values_stay_in_range() {
+    let t = sinusoidal_table(1000, 128);
+    assert!(t.iter().all(|v| (-1.0..=1.0).contains(v)));
+    let (lo, hi) = t.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    assert!(lo < -0.999 && hi == 1.0, "the table uses the whole range: {lo} .. {hi}");
+}
+
+#[test]
+fn worked_example_embedding_scale() {
+    let dev = support::seeded_device(0);
+    let embed = TokenEmbedding::<10, 4, _>::new(&dev);
+    let ids = dev.tensor_from_vec(vec![1usize, 5, 5, 9], (1, 4));
+    let x = embed.try_forward(ids).unwrap().as_vec();
+    let w = embed.embedding.weight.as_vec();
+    for (pos, id) in [1usize, 5, 5, 9].into_iter().enumerate() {
+        let expected: Vec<f32> = w[id * 4..id * 4 + 4].iter().map(|v| v * 2.0).collect(); // sqrt(4) = 2
+        assert_close(&x[pos * 4..pos * 4 + 4], &expected, 1e-6);
+    }
+    // the repeated token has the same vector until positions are added
+    assert_eq!(x[4..8], x[8..12]);
+    let pe = SinusoidalEncoding::<4, _>::new(&dev, 8);
+    let y = pe.forward(dev.tensor_from_vec(x, (1, 4, Const::<4>))).as_vec();
+    assert_ne!(y[4..8], y[8..12]);
+}
+
+#[test]
+fn worked_example_errors() {
+    let dev = Dev::default();
+    let pe = SinusoidalEncoding::<4, _>::new(&dev, 8);
+    let long: Tensor<(usize, usize, Const<4>), f32, _> = dev.zeros_like(&(1, 9, Const::<4>));
+    let e = pe.try_forward(long.clone()).unwrap_err();
+    assert_eq!(e, PositionError::TooLong { len: 9, max_len: 8 });
+    assert_eq!(
+        e.to_string(),
+        "sequence of length 9 but the positional table has only 8 positions; build it with max_len >= 9"
+    );
+    let learned = LearnedPositions::<8, 4, _>::new(&dev);
+    assert_eq!(learned.try_forward(long).unwrap_err(), PositionError::TooLong { len: 9, max_len: 8 });
+    let embed = TokenEmbedding::<10, 4, _>::new(&dev);
+    let e = embed.try_forward(dev.tensor_from_vec(vec![3usize, 12], (1, 2))).unwrap_err();
+    assert_eq!(e.to_string(), "token id 12 is outside the vocabulary of 10 ids (0..10)");
+    // exactly max_len positions is fine
+    let fits: Tensor<(usize, usize, Const<4>), f32, _> = dev.zeros_like(&(2, 8, Const::<4>));
+    assert_eq!(pe.try_forward(fits).unwrap().shape().concrete(), [2, 8, 4]);
+}
+
+#[test]
+#[should_panic(expected = "d_model must be even (got 7)")]
+fn odd_width_table_is_rejected() {
+    sinusoidal_table(4, 7);
+}
+
+#[test]
+fn learned_positions_add_one_vector_per_position() {
+    let dev = support::seeded_device(1);
+    let learned = LearnedPositions::<16, 4, _>::new(&dev);
+    let x: Tensor<(usize, usize, Const<4>), f32, _> = dev.zeros_like(&(2, 3, Const::<4>));
+    let y = learned.try_forward(x).unwrap().as_vec();
+    let p = learned.embedding.weight.as_vec();
+    for b in 0..2 {
+        assert_close(&y[b * 12..b * 12 + 12], &p[..12], 0.0);
+    }
+}
