@@ -158,7 +158,7 @@ fn setup() -> Result<()> {
             sh(prog, &a)
         };
         run(with(&["update", "-qq"]))?;
-        run(with(&["install", "-y", "-qq", "--no-install-recommends", "chromium"]))?;
+        run(with(&["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-dejavu-core"]))?;
     } else {
         bail!("{chromium} is missing and there is no apt-get: install Chromium and set CHROME to its path");
     }
