@@ -300,18 +300,9 @@ pub fn find_problems(root: &Path) -> Result<Vec<Problem>> {
 }
 
 fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .collect::<std::io::Result<_>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let path = entry.path();
-        if path.is_dir() {
-            markdown_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
-    }
+    let mut files = Vec::new();
+    all_files(dir, &mut files)?;
+    out.extend(files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")));
     Ok(())
 }
 
