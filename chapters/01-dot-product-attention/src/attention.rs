@@ -51,8 +51,9 @@ where
 
 /// [`scaled_dot_product_attention`] with a chosen score for blocked positions.
 ///
-/// With `f32::NEG_INFINITY` (what PyTorch's `scaled_dot_product_attention` uses) a row whose keys
-/// are all blocked becomes `NaN`; with a large finite negative number it becomes uniform.
+/// With `f32::NEG_INFINITY` (what `masked_fill(mask == 0, float('-inf'))` followed by a softmax
+/// does in PyTorch) a row whose keys are all blocked becomes `NaN`; with a large finite negative
+/// number it becomes uniform.
 // ANCHOR: attention_with_fill
 pub fn attention_with_fill<B, H, Sq, Sk, const DK: usize, const DV: usize, Dev, T>(
     q: Tensor<(B, H, Sq, Const<DK>), f32, Dev, T>,
