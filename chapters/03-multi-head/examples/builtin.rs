@@ -23,6 +23,7 @@ fn main() {
     println!("Token 0 attends to all 10 tokens: {:.3?}", &w0[..10]);
     println!("Weights sum per row: {}", format_tensor(&w.sum::<_, Axis<2>>(), 2));
     let diff = support::max_abs_diff(&out.as_vec(), &out_builtin.as_vec());
-    println!("largest difference from dfdx's output: {diff:.1e}");
+    // the last bits depend on the CPU's matrix kernels, so compare with a tolerance
+    println!("same output as dfdx's layer (within 1e-6): {}", diff < 1e-6);
     // ANCHOR_END: builtin
 }

@@ -64,7 +64,8 @@ fn worked_example_builtin_weights() {
     assert_eq!(row0, vec![0.109, 0.110, 0.102, 0.080, 0.106, 0.096, 0.106, 0.094, 0.073, 0.124]);
     assert_close(&w.sum::<_, Axis<2>>().as_vec(), &[1.0; 20], 1e-5);
     let theirs = builtin.forward((x.clone(), x.clone(), x));
-    assert_close(&out.as_vec(), &theirs.as_vec(), 1e-5);
+    // the example prints "within 1e-6: true"
+    assert!(support::max_abs_diff(&out.as_vec(), &theirs.as_vec()) < 1e-6);
 }
 
 #[test]
