@@ -33,8 +33,6 @@ pub fn format_nested(values: &[f32], dims: &[usize], decimals: usize) -> String 
     );
     let cells: Vec<String> = values.iter().map(|v| format!("{v:.decimals$}")).collect();
     let width = cells.iter().map(|c| c.len()).max().unwrap_or(0);
-    let any_negative = values.iter().any(|v| v.is_sign_negative() && *v != 0.0);
-    let width = if any_negative { width } else { width };
     let padded: Vec<String> = cells.iter().map(|c| format!("{c:>width$}")).collect();
     let mut out = String::new();
     write_level(&padded, dims, 0, &mut out);

@@ -2,12 +2,14 @@
 //!
 //! * [`fmt`]: print tensors rounded the way the PyTorch articles print them.
 //! * [`check`]: `assert_close` for slices and tensors, with messages that name the element.
+//! * [`fixtures`]: read reference values exported from PyTorch as JSON.
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
 //!   evcxr notebooks and written to the book's `figures/` folder.
 //!
 //! Nothing here knows about attention: chapters depend on this crate, never the other way round.
 
 pub mod check;
+pub mod fixtures;
 pub mod fmt;
 pub mod plot;
 

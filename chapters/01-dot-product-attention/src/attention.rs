@@ -78,6 +78,12 @@ where
     let scores = match mask {
         None => scores,
         Some(mask) => {
+            let want = (b, h, sq, sk).concrete();
+            assert_eq!(
+                mask.shape().concrete(),
+                want,
+                "the mask's shape (batch, heads, queries, keys) must match the scores' {want:?}"
+            );
             let fill = dev.tensor(fill).broadcast_like(&(b, h, sq, sk));
             mask.clone().choose(scores, fill)
         }

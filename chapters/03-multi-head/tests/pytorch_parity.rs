@@ -6,28 +6,13 @@ use ch01_attention::{broadcast_mask, causal_mask};
 use ch03_multi_head::MultiHeadAttention;
 use dfdx::prelude::*;
 use serde_json::Value;
+use support::fixtures::{floats, size};
 use support::{assert_close, Dev};
 
 type Mha = MultiHeadAttention<16, 4, 4, f32, Dev>;
 
 fn fixture() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/mha_reference.json");
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e}; regenerate it with fixtures/generate_mha.py"));
-    serde_json::from_str(&text).expect("mha_reference.json is not valid JSON")
-}
-
-fn floats(v: &Value, key: &str) -> Vec<f32> {
-    v[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("fixture lacks the array {key:?}"))
-        .iter()
-        .map(|x| x.as_f64().expect("fixture values are numbers") as f32)
-        .collect()
-}
-
-fn size(v: &Value, key: &str) -> usize {
-    v[key].as_u64().unwrap_or_else(|| panic!("fixture lacks the size {key:?}")) as usize
+    support::fixtures::load(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/mha_reference.json"), "fixtures/generate_mha.py")
 }
 
 /// Our layer with PyTorch's weights: both store Linear weights as (out, in).

@@ -128,11 +128,20 @@ impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>> TokenEmbedding<
         &self,
         ids: Tensor<(B, S), usize, Dev>,
     ) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev>, PositionError> {
-        if let Some(&token) = ids.as_vec().iter().find(|&&t| t >= VOCAB) {
-            return Err(PositionError::TokenOutOfVocab { token, vocab: VOCAB });
-        }
-        Ok(self.embedding.forward(ids) * (D_MODEL as f32).sqrt())
+        embed_scaled(&self.embedding, ids)
     }
+}
+
+/// Looks `ids` up in any embedding table and multiplies by `sqrt(d_model)`, checking every id first.
+/// Taped ids give a taped result (that is how dfdx trains an embedding).
+pub fn embed_scaled<const VOCAB: usize, const D_MODEL: usize, B: Dim, S: Dim, Dev: Device<f32>, T: Tape<f32, Dev>>(
+    embedding: &Embedding<VOCAB, D_MODEL, f32, Dev>,
+    ids: Tensor<(B, S), usize, Dev, T>,
+) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev, T>, PositionError> {
+    if let Some(&token) = ids.as_vec().iter().find(|&&t| t >= VOCAB) {
+        return Err(PositionError::TokenOutOfVocab { token, vocab: VOCAB });
+    }
+    Ok(embedding.forward(ids) * (D_MODEL as f32).sqrt())
 }
 // ANCHOR_END: token_embedding
 
