@@ -1,0 +1,334 @@
+//! Residual sub-layers and the encoder and decoder blocks, in pre-norm and post-norm form.
+
+use std::marker::PhantomData;
+
+use ch01_attention::Mask;
+use ch03_multi_head::MultiHeadAttention;
+use dfdx::nn::{BuildModule, ModuleVisitor, ScalarOptions, TensorCollection};
+use dfdx::prelude::*;
+
+use crate::ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
+use crate::norm::LayerNorm;
+
+/// Where the layer norm sits around each sub-layer. A type parameter, so a stack can never mix the
+/// two arrangements by accident.
+pub trait Placement: Clone + Copy + std::fmt::Debug + Default + Send + Sync + 'static {
+    /// `true`: `x + f(norm(x))`; `false`: `norm(x + f(x))`.
+    const PRE_NORM: bool;
+    /// PyTorch's spelling of the same choice.
+    const NORM_FIRST: bool = Self::PRE_NORM;
+}
+
+/// `x + SubLayer(LayerNorm(x))`: GPT-2, LLaMA, most current models; PyTorch's `norm_first=True`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreNorm;
+/// `LayerNorm(x + SubLayer(x))`: the original Transformer; PyTorch's default `norm_first=False`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PostNorm;
+
+impl Placement for PreNorm {
+    const PRE_NORM: bool = true;
+}
+impl Placement for PostNorm {
+    const PRE_NORM: bool = false;
+}
+
+/// One residual sub-layer: `f` is self-attention, cross-attention or the feed-forward network.
+///
+/// Pre-norm: `x + dropout(f(norm(x)))`. Post-norm: `norm(x + dropout(f(x)))`.
+// ANCHOR: sublayer
+pub fn residual<P: Placement, B: Dim, S: Dim, const M: usize, Dev: Device<f32>, T>(
+    x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+    norm: &LayerNorm<M, f32, Dev>,
+    p_drop: f32,
+    mode: Mode,
+    f: impl FnOnce(Tensor<(B, S, Const<M>), f32, Dev, T>) -> Tensor<(B, S, Const<M>), f32, Dev, T>,
+) -> Tensor<(B, S, Const<M>), f32, Dev, T>
+where
+    T: Tape<f32, Dev> + Merge<NoneTape>,
+{
+    // keep an untaped copy of x for the skip connection; the tape follows the sub-layer
+    let (x, tape) = x.split_tape();
+    let skip = x.clone();
+    if P::PRE_NORM {
+        dropout(f(norm.forward(x.put_tape(tape))), p_drop, mode) + skip
+    } else {
+        norm.forward(dropout(f(x.put_tape(tape)), p_drop, mode) + skip)
+    }
+}
+// ANCHOR_END: sublayer
+
+/// Self-attention of a taped `x`: queries carry the tape, keys and values share `x`'s values.
+#[allow(clippy::type_complexity)]
+pub fn self_attend<
+    B: Dim,
+    S: Dim,
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    Dev: Device<f32>,
+    T,
+>(
+    attn: &MultiHeadAttention<M, H, DK, f32, Dev>,
+    x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+    mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
+) -> (
+    Tensor<(B, S, Const<M>), f32, Dev, T>,
+    Tensor<(B, Const<H>, S, S), f32, Dev>,
+)
+where
+    T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+{
+    let (x, tape) = x.split_tape();
+    attn.forward(x.clone().put_tape(tape), x.clone(), x, mask)
+}
+
+/// Self-attention and a feed-forward network, each wrapped in a residual sub-layer.
+///
+/// The same layout and parameter names as PyTorch's `nn.TransformerEncoderLayer`
+/// (`self_attn`, `linear1`/`linear2` inside `ffn`, `norm1`, `norm2`).
+// ANCHOR: encoder_struct
+#[derive(Clone, Debug)]
+pub struct EncoderBlock<
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub self_attn: MultiHeadAttention<M, H, DK, E, Dev>,
+    pub ffn: FeedForward<M, F, E, Dev>,
+    pub norm1: LayerNorm<M, E, Dev>,
+    pub norm2: LayerNorm<M, E, Dev>,
+    /// dropout on each sub-layer's output before the residual add
+    pub dropout: f32,
+    pub placement: PhantomData<P>,
+}
+// ANCHOR_END: encoder_struct
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > EncoderBlock<M, H, DK, F, P, f32, Dev>
+{
+    /// PyTorch-style initialisation; dropout 0.1 everywhere.
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// `(batch, seq, d_model)` in, the same shape out, plus the self-attention weights
+    /// `(batch, heads, seq, seq)`. `mask`: `true` = may attend.
+    #[allow(clippy::type_complexity)]
+    // ANCHOR: encoder_forward
+    pub fn forward<B: Dim, S: Dim, T>(
+        &self,
+        x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+        mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
+        mode: Mode,
+    ) -> (
+        Tensor<(B, S, Const<M>), f32, Dev, T>,
+        Tensor<(B, Const<H>, S, S), f32, Dev>,
+    )
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        let mut weights = None;
+        let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {
+            let (out, w) = self_attend(&self.self_attn, h, mask);
+            weights = Some(w);
+            out
+        });
+        let x = residual::<P, _, _, M, _, _>(x, &self.norm2, self.dropout, mode, |h| {
+            self.ffn.forward(h, mode)
+        });
+        (x, weights.expect("the attention sub-layer ran"))
+    }
+    // ANCHOR_END: encoder_forward
+}
+
+/// The attention weights of one decoder block.
+#[derive(Clone, Debug)]
+pub struct DecoderWeights<B: Dim, const H: usize, Sq: Dim, Sk: Dim, Dev: Device<f32>> {
+    /// masked self-attention, `(batch, heads, tgt_len, tgt_len)`
+    pub self_attn: Tensor<(B, Const<H>, Sq, Sq), f32, Dev>,
+    /// cross-attention over the encoder's output, `(batch, heads, tgt_len, src_len)`
+    pub cross_attn: Tensor<(B, Const<H>, Sq, Sk), f32, Dev>,
+}
+
+/// Masked self-attention, cross-attention over the encoder's output ("memory"), and a feed-forward
+/// network, each in a residual sub-layer. PyTorch's `nn.TransformerDecoderLayer` calls the
+/// cross-attention `multihead_attn`.
+// ANCHOR: decoder_struct
+#[derive(Clone, Debug)]
+pub struct DecoderBlock<
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub self_attn: MultiHeadAttention<M, H, DK, E, Dev>,
+    pub cross_attn: MultiHeadAttention<M, H, DK, E, Dev>,
+    pub ffn: FeedForward<M, F, E, Dev>,
+    pub norm1: LayerNorm<M, E, Dev>,
+    pub norm2: LayerNorm<M, E, Dev>,
+    pub norm3: LayerNorm<M, E, Dev>,
+    pub dropout: f32,
+    pub placement: PhantomData<P>,
+}
+// ANCHOR_END: decoder_struct
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > DecoderBlock<M, H, DK, F, P, f32, Dev>
+{
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// `x`: the target so far, `(batch, tgt_len, d_model)`; `memory`: the encoder's output,
+    /// `(batch, src_len, d_model)`. `self_mask` is usually causal (and padding); `memory_mask`
+    /// usually hides the source's padding.
+    #[allow(clippy::type_complexity)]
+    // ANCHOR: decoder_forward
+    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
+        &self,
+        x: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
+        memory: &Tensor<(B, Sk, Const<M>), f32, Dev>,
+        self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
+        memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
+        mode: Mode,
+    ) -> (
+        Tensor<(B, Sq, Const<M>), f32, Dev, T>,
+        DecoderWeights<B, H, Sq, Sk, Dev>,
+    )
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        let (mut self_w, mut cross_w) = (None, None);
+        // 1. masked self-attention over the target
+        let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {
+            let (out, w) = self_attend(&self.self_attn, h, self_mask);
+            self_w = Some(w);
+            out
+        });
+        // 2. cross-attention: queries from the decoder, keys and values from the encoder
+        let x = residual::<P, _, _, M, _, _>(x, &self.norm2, self.dropout, mode, |h| {
+            let (out, w) = self
+                .cross_attn
+                .forward(h, memory.clone(), memory.clone(), memory_mask);
+            cross_w = Some(w);
+            out
+        });
+        // 3. position-wise feed-forward
+        let x = residual::<P, _, _, M, _, _>(x, &self.norm3, self.dropout, mode, |h| {
+            self.ffn.forward(h, mode)
+        });
+        let weights = DecoderWeights {
+            self_attn: self_w.expect("ran"),
+            cross_attn: cross_w.expect("ran"),
+        };
+        (x, weights)
+    }
+    // ANCHOR_END: decoder_forward
+}
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > TensorCollection<f32, Dev> for EncoderBlock<M, H, DK, F, P, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = EncoderBlock<M, H, DK, F, P, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                Self::module("self_attn", |s| &s.self_attn, |s| &mut s.self_attn),
+                Self::module("ffn", |s| &s.ffn, |s| &mut s.ffn),
+                Self::module("norm1", |s| &s.norm1, |s| &mut s.norm1),
+                Self::module("norm2", |s| &s.norm2, |s| &mut s.norm2),
+                Self::scalar(
+                    "dropout",
+                    |s| &s.dropout,
+                    |s| &mut s.dropout,
+                    ScalarOptions::from_default(DEFAULT_DROPOUT),
+                ),
+            ),
+            |(self_attn, ffn, norm1, norm2, dropout)| EncoderBlock {
+                self_attn,
+                ffn,
+                norm1,
+                norm2,
+                dropout,
+                placement: PhantomData,
+            },
+        )
+    }
+}
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > TensorCollection<f32, Dev> for DecoderBlock<M, H, DK, F, P, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = DecoderBlock<M, H, DK, F, P, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                // dfdx's visitor takes tuples of at most six fields: group them
+                (
+                    Self::module("self_attn", |s| &s.self_attn, |s| &mut s.self_attn),
+                    Self::module("cross_attn", |s| &s.cross_attn, |s| &mut s.cross_attn),
+                ),
+                Self::module("ffn", |s| &s.ffn, |s| &mut s.ffn),
+                (
+                    Self::module("norm1", |s| &s.norm1, |s| &mut s.norm1),
+                    Self::module("norm2", |s| &s.norm2, |s| &mut s.norm2),
+                    Self::module("norm3", |s| &s.norm3, |s| &mut s.norm3),
+                ),
+                Self::scalar(
+                    "dropout",
+                    |s| &s.dropout,
+                    |s| &mut s.dropout,
+                    ScalarOptions::from_default(DEFAULT_DROPOUT),
+                ),
+            ),
+            |((self_attn, cross_attn), ffn, (norm1, norm2, norm3), dropout)| DecoderBlock {
+                self_attn,
+                cross_attn,
+                ffn,
+                norm1,
+                norm2,
+                norm3,
+                dropout,
+                placement: PhantomData,
+            },
+        )
+    }
+}

@@ -1,0 +1,93 @@
+//! The position-wise feed-forward network and dropout that is active only in training.
+
+use dfdx::nn::modules::Linear;
+use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
+use dfdx::prelude::*;
+
+/// Training or inference. Dropout only acts in [`Mode::Train`]; in [`Mode::Eval`] a forward pass is
+/// deterministic. This is PyTorch's `model.train()` / `model.eval()`, passed explicitly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Train,
+    Eval,
+}
+
+/// PyTorch's default dropout probability in `nn.TransformerEncoderLayer`.
+pub const DEFAULT_DROPOUT: f32 = 0.1;
+
+/// Inverted dropout: in training, zero each element with probability `p` and scale the survivors by
+/// `1 / (1 - p)` so the expected value is unchanged; in evaluation, the identity.
+// ANCHOR: dropout
+pub fn dropout<S: Shape, Dev: Device<f32>, T: Tape<f32, Dev>>(
+    x: Tensor<S, f32, Dev, T>,
+    p: f32,
+    mode: Mode,
+) -> Tensor<S, f32, Dev, T> {
+    assert!(
+        (0.0..1.0).contains(&p),
+        "dropout probability must be in [0, 1), got {p}"
+    );
+    match mode {
+        Mode::Train if p > 0.0 => x.dropout(p),
+        _ => x,
+    }
+}
+// ANCHOR_END: dropout
+
+/// `Linear(d_model -> d_ff) -> ReLU -> dropout -> Linear(d_ff -> d_model)`, applied to every token on
+/// its own (no token sees another here).
+// ANCHOR: ffn
+#[derive(Clone, Debug)]
+pub struct FeedForward<const M: usize, const F: usize, E: Dtype, Dev: Storage<E>> {
+    pub linear1: Linear<M, F, E, Dev>,
+    pub linear2: Linear<F, M, E, Dev>,
+    /// dropout after the ReLU
+    pub dropout: f32,
+}
+
+impl<const M: usize, const F: usize, Dev: Device<f32>> FeedForward<M, F, f32, Dev> {
+    pub fn forward<B: Dim, S: Dim, T: Tape<f32, Dev>>(
+        &self,
+        x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+        mode: Mode,
+    ) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
+        let hidden = self.linear1.forward(x).relu(); // (b, s, d_ff)
+        self.linear2.forward(dropout(hidden, self.dropout, mode))
+    }
+}
+// ANCHOR_END: ffn
+
+impl<const M: usize, const F: usize, Dev: Device<f32>> FeedForward<M, F, f32, Dev> {
+    /// PyTorch-style initialisation, dropout 0.1.
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+}
+
+impl<const M: usize, const F: usize, Dev: Device<f32>> TensorCollection<f32, Dev>
+    for FeedForward<M, F, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = FeedForward<M, F, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                Self::module("linear1", |s| &s.linear1, |s| &mut s.linear1),
+                Self::module("linear2", |s| &s.linear2, |s| &mut s.linear2),
+                Self::scalar(
+                    "dropout",
+                    |s| &s.dropout,
+                    |s| &mut s.dropout,
+                    ScalarOptions::from_default(DEFAULT_DROPOUT),
+                ),
+            ),
+            |(linear1, linear2, dropout)| FeedForward {
+                linear1,
+                linear2,
+                dropout,
+            },
+        )
+    }
+}

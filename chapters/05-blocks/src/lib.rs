@@ -1,0 +1,68 @@
+//! # Chapter 5 — Transformer blocks
+//!
+//! Attention alone is not a Transformer layer. Around it sit layer normalisation, a position-wise
+//! feed-forward network, dropout and residual connections. This crate builds each piece from
+//! scratch, assembles them into encoder and decoder blocks (pre-norm and post-norm), stacks the
+//! blocks, and wires embeddings, positions and an output projection around the stacks.
+//!
+//! * [`norm`]: [`LayerNorm`] (PyTorch's) and [`StdNorm`] (unbiased std, eps outside the root);
+//! * [`ffn`]: [`FeedForward`], [`dropout`] and [`Mode`];
+//! * [`block`]: [`residual`], [`EncoderBlock`], [`DecoderBlock`], [`PreNorm`] / [`PostNorm`];
+//! * [`model`]: [`Encoder`] and [`Decoder`] stacks, [`Transformer`] (what `nn.Transformer` is) and
+//!   [`Seq2Seq`] (tokens in, logits out);
+//! * [`gradcheck`]: central finite differences, to check dfdx's gradients.
+//!
+//! Sizes are part of the types, so a block whose heads do not divide `d_model` does not compile
+//! (the check is chapter 3's, evaluated where the block's attention runs):
+//!
+//! ```compile_fail
+//! use ch05_blocks::{EncoderBlock, Mode, PreNorm};
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! // 8 heads of 9 dimensions are 72, not 64
+//! let block = EncoderBlock::<64, 8, 9, 256, PreNorm, f32, Cpu>::new(&dev);
+//! let x: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.zeros_like(&(1, 3, Const::<64>));
+//! let _ = block.forward(x, None, Mode::Eval);
+//! ```
+//!
+//! and neither does a decoder fed an encoder output of another width:
+//!
+//! ```compile_fail
+//! use ch05_blocks::{DecoderBlock, Mode, PostNorm};
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! let block = DecoderBlock::<64, 8, 8, 256, PostNorm, f32, Cpu>::new(&dev);
+//! let x: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.zeros_like(&(1, 3, Const::<64>));
+//! let memory: Tensor<(usize, usize, Const<32>), f32, Cpu> = dev.zeros_like(&(1, 5, Const::<32>));
+//! let _ = block.forward(x, &memory, None, None, Mode::Eval);
+//! ```
+//!
+//! The same two calls with matching sizes compile and run:
+//!
+//! ```
+//! use ch05_blocks::{DecoderBlock, EncoderBlock, Mode, PostNorm, PreNorm};
+//! use dfdx::prelude::*;
+//! let dev: Cpu = Default::default();
+//! let enc = EncoderBlock::<64, 8, 8, 256, PreNorm, f32, Cpu>::new(&dev);
+//! let dec = DecoderBlock::<64, 8, 8, 256, PostNorm, f32, Cpu>::new(&dev);
+//! let src: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.ones_like(&(1, 5, Const::<64>));
+//! let tgt: Tensor<(usize, usize, Const<64>), f32, Cpu> = dev.ones_like(&(1, 3, Const::<64>));
+//! let (memory, _) = enc.forward(src, None, Mode::Eval);
+//! let (out, w) = dec.forward(tgt, &memory, None, None, Mode::Eval);
+//! assert_eq!(out.shape().concrete(), [1, 3, 64]);
+//! assert_eq!(w.cross_attn.shape().concrete(), [1, 8, 3, 5]);
+//! ```
+
+pub mod block;
+pub mod ffn;
+pub mod figures;
+pub mod gradcheck;
+pub mod model;
+pub mod norm;
+
+pub use block::{
+    residual, DecoderBlock, DecoderWeights, EncoderBlock, Placement, PostNorm, PreNorm,
+};
+pub use ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
+pub use model::{Decoder, Encoder, Seq2Seq, Transformer};
+pub use norm::{LayerNorm, StdNorm};

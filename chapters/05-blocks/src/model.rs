@@ -1,0 +1,424 @@
+//! Stacks of blocks, `nn.Transformer`'s layout, and the complete token-to-logits model.
+
+use ch01_attention::Mask;
+use ch04_positions::{embed_scaled, PositionError, SinusoidalEncoding};
+use dfdx::nn::modules::{Embedding, Linear};
+use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
+use dfdx::prelude::*;
+
+use crate::block::{DecoderBlock, DecoderWeights, EncoderBlock, Placement};
+use crate::ffn::{dropout, Mode, DEFAULT_DROPOUT};
+use crate::norm::LayerNorm;
+
+/// `L` encoder blocks applied in turn (`L` is part of the type, as in dfdx's `Repeated`).
+#[derive(Clone, Debug)]
+pub struct Encoder<
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    const L: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub layers: Vec<EncoderBlock<M, H, DK, F, P, E, Dev>>,
+}
+
+/// `L` decoder blocks, each attending to the same encoder output.
+#[derive(Clone, Debug)]
+pub struct Decoder<
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    const L: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub layers: Vec<DecoderBlock<M, H, DK, F, P, E, Dev>>,
+}
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const L: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > Encoder<M, H, DK, F, L, P, f32, Dev>
+{
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// Runs every block; returns the output and each block's self-attention weights.
+    #[allow(clippy::type_complexity)]
+    // ANCHOR: encoder_stack
+    pub fn forward<B: Dim, S: Dim, T>(
+        &self,
+        mut x: Tensor<(B, S, Const<M>), f32, Dev, T>,
+        mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
+        mode: Mode,
+    ) -> (
+        Tensor<(B, S, Const<M>), f32, Dev, T>,
+        Vec<Tensor<(B, Const<H>, S, S), f32, Dev>>,
+    )
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        let mut weights = Vec::with_capacity(L);
+        for layer in &self.layers {
+            let (y, w) = layer.forward(x, mask, mode);
+            x = y;
+            weights.push(w);
+        }
+        (x, weights)
+    }
+    // ANCHOR_END: encoder_stack
+}
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const L: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > Decoder<M, H, DK, F, L, P, f32, Dev>
+{
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// Runs every block over the same `memory`; returns the output and each block's weights.
+    #[allow(clippy::type_complexity)]
+    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
+        &self,
+        mut x: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
+        memory: &Tensor<(B, Sk, Const<M>), f32, Dev>,
+        self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
+        memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
+        mode: Mode,
+    ) -> (
+        Tensor<(B, Sq, Const<M>), f32, Dev, T>,
+        Vec<DecoderWeights<B, H, Sq, Sk, Dev>>,
+    )
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        let mut weights = Vec::with_capacity(L);
+        for layer in &self.layers {
+            let (y, w) = layer.forward(x, memory, self_mask, memory_mask, mode);
+            x = y;
+            weights.push(w);
+        }
+        (x, weights)
+    }
+}
+
+/// What PyTorch's `nn.Transformer` is: an encoder stack and a decoder stack, each followed by a
+/// final layer norm, and nothing else (no embeddings, no positions, no output projection).
+// ANCHOR: transformer_struct
+#[derive(Clone, Debug)]
+pub struct Transformer<
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    const LE: usize,
+    const LD: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub encoder: Encoder<M, H, DK, F, LE, P, E, Dev>,
+    pub encoder_norm: LayerNorm<M, E, Dev>,
+    pub decoder: Decoder<M, H, DK, F, LD, P, E, Dev>,
+    pub decoder_norm: LayerNorm<M, E, Dev>,
+}
+// ANCHOR_END: transformer_struct
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const LE: usize,
+        const LD: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > Transformer<M, H, DK, F, LE, LD, P, f32, Dev>
+{
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// Already-embedded source `(batch, src_len, d_model)` and target `(batch, tgt_len, d_model)`
+    /// in, `(batch, tgt_len, d_model)` out.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward<B: Dim, Ss: Dim, St: Dim>(
+        &self,
+        src: Tensor<(B, Ss, Const<M>), f32, Dev>,
+        tgt: Tensor<(B, St, Const<M>), f32, Dev>,
+        src_mask: Option<&Mask<B, Const<H>, Ss, Ss, Dev>>,
+        tgt_mask: Option<&Mask<B, Const<H>, St, St, Dev>>,
+        memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
+        mode: Mode,
+    ) -> Tensor<(B, St, Const<M>), f32, Dev> {
+        let memory = self
+            .encoder_norm
+            .forward(self.encoder.forward(src, src_mask, mode).0);
+        let out = self
+            .decoder
+            .forward(tgt, &memory, tgt_mask, memory_mask, mode)
+            .0;
+        self.decoder_norm.forward(out)
+    }
+}
+
+/// The complete sequence-to-sequence model: token ids in, logits over the target vocabulary out.
+///
+/// `src ids -> embedding * sqrt(d) + PE -> dropout -> encoder` and
+/// `tgt ids -> embedding * sqrt(d) + PE -> dropout -> decoder (over the encoder's output) -> Linear`.
+/// Like the PyTorch model it mirrors, the stacks have no final layer norm.
+// ANCHOR: seq2seq_struct
+#[derive(Clone, Debug)]
+pub struct Seq2Seq<
+    const SV: usize,
+    const TV: usize,
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    const L: usize,
+    P: Placement,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub src_embed: Embedding<SV, M, E, Dev>,
+    pub tgt_embed: Embedding<TV, M, E, Dev>,
+    pub encoder: Encoder<M, H, DK, F, L, P, E, Dev>,
+    pub decoder: Decoder<M, H, DK, F, L, P, E, Dev>,
+    /// `d_model -> target vocabulary`
+    pub out: Linear<M, TV, E, Dev>,
+    /// the longest sequence the positional encoding accepts
+    pub max_len: usize,
+    /// dropout after adding the positions
+    pub dropout: f32,
+}
+// ANCHOR_END: seq2seq_struct
+
+/// The default `max_len` of [`Seq2Seq`], as in the PyTorch model it mirrors.
+pub const DEFAULT_MAX_LEN: usize = 200;
+
+/// Masks for [`Seq2Seq::forward`]: `true` = may attend, already broadcast to `(batch, heads, q, k)`.
+pub struct Seq2SeqMasks<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> {
+    /// encoder self-attention (source padding)
+    pub src: Option<&'a Mask<B, Const<H>, Ss, Ss, Dev>>,
+    /// decoder self-attention (causal, and target padding)
+    pub tgt: Option<&'a Mask<B, Const<H>, St, St, Dev>>,
+    /// decoder cross-attention (source padding)
+    pub memory: Option<&'a Mask<B, Const<H>, St, Ss, Dev>>,
+}
+
+impl<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> Default
+    for Seq2SeqMasks<'a, B, H, Ss, St, Dev>
+{
+    fn default() -> Self {
+        Self {
+            src: None,
+            tgt: None,
+            memory: None,
+        }
+    }
+}
+
+impl<
+        const SV: usize,
+        const TV: usize,
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const L: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > Seq2Seq<SV, TV, M, H, DK, F, L, P, f32, Dev>
+{
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// Token ids `(batch, seq)` to `(batch, seq, d_model)`: scaled embedding + sinusoidal positions.
+    #[allow(clippy::type_complexity)]
+    fn embed<const V: usize, B: Dim, S: Dim, T: Tape<f32, Dev>>(
+        &self,
+        table: &Embedding<V, M, f32, Dev>,
+        ids: Tensor<(B, S), usize, Dev, T>,
+        mode: Mode,
+    ) -> Result<Tensor<(B, S, Const<M>), f32, Dev, T>, PositionError> {
+        let (b, s) = *ids.shape();
+        let len = s.size();
+        if len > self.max_len {
+            return Err(PositionError::TooLong {
+                len,
+                max_len: self.max_len,
+            });
+        }
+        let dev = ids.device().clone();
+        let x = embed_scaled(table, ids)?.reshape_like(&(b, len, Const::<M>));
+        // chapter 4's table for exactly `len` positions: cheaper than one attention matmul
+        let x = SinusoidalEncoding::<M, Dev>::new(&dev, len).try_forward(x)?;
+        Ok(dropout(
+            x.reshape_like(&(b, s, Const::<M>)),
+            self.dropout,
+            mode,
+        ))
+    }
+
+    /// Logits `(batch, tgt_len, tgt_vocab)` for source ids `(batch, src_len)` and target ids
+    /// `(batch, tgt_len)`. Errors on an id outside a vocabulary or a sequence longer than `max_len`.
+    #[allow(clippy::type_complexity)]
+    // ANCHOR: seq2seq_forward
+    pub fn try_forward<B: Dim, Ss: Dim, St: Dim, T>(
+        &self,
+        src: Tensor<(B, Ss), usize, Dev, T>,
+        tgt: Tensor<(B, St), usize, Dev, T>,
+        masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
+        mode: Mode,
+    ) -> Result<Tensor<(B, St, Const<TV>), f32, Dev, T>, PositionError>
+    where
+        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    {
+        let src = self.embed(&self.src_embed, src, mode)?;
+        let tgt = self.embed(&self.tgt_embed, tgt, mode)?;
+        // the encoder's output is the decoder's "memory"; its tape joins the decoder's
+        let (memory, enc_tape) = self.encoder.forward(src, masks.src, mode).0.split_tape();
+        let (tgt, tgt_tape) = tgt.split_tape();
+        let tgt = tgt.put_tape(tgt_tape.merge(enc_tape));
+        let (out, _) = self
+            .decoder
+            .forward(tgt, &memory, masks.tgt, masks.memory, mode);
+        Ok(self.out.forward(out))
+    }
+    // ANCHOR_END: seq2seq_forward
+}
+
+/// The visitor of a stack: its `L` blocks, named `layers.0`, `layers.1`, ... (as PyTorch names them).
+macro_rules! stack_collection {
+    ($stack:ident) => {
+        impl<
+                const M: usize,
+                const H: usize,
+                const DK: usize,
+                const F: usize,
+                const L: usize,
+                P: Placement,
+                Dev: Device<f32>,
+            > TensorCollection<f32, Dev> for $stack<M, H, DK, F, L, P, f32, Dev>
+        {
+            type To<E2: Dtype, D2: Device<E2>> = $stack<M, H, DK, F, L, P, E2, D2>;
+
+            fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+                visitor: &mut V,
+            ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+                let names: Vec<String> = (0..L).map(|i| format!("layers.{i}")).collect();
+                let fields = names.iter().enumerate().map(|(i, n)| {
+                    Self::module(n, move |s| &s.layers[i], move |s| &mut s.layers[i])
+                });
+                visitor.visit_fields(fields.collect::<Vec<_>>(), |layers| $stack { layers })
+            }
+        }
+    };
+}
+stack_collection!(Encoder);
+stack_collection!(Decoder);
+
+impl<
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const LE: usize,
+        const LD: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > TensorCollection<f32, Dev> for Transformer<M, H, DK, F, LE, LD, P, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = Transformer<M, H, DK, F, LE, LD, P, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                Self::module("encoder", |s| &s.encoder, |s| &mut s.encoder),
+                Self::module("encoder_norm", |s| &s.encoder_norm, |s| &mut s.encoder_norm),
+                Self::module("decoder", |s| &s.decoder, |s| &mut s.decoder),
+                Self::module("decoder_norm", |s| &s.decoder_norm, |s| &mut s.decoder_norm),
+            ),
+            |(encoder, encoder_norm, decoder, decoder_norm)| Transformer {
+                encoder,
+                encoder_norm,
+                decoder,
+                decoder_norm,
+            },
+        )
+    }
+}
+
+impl<
+        const SV: usize,
+        const TV: usize,
+        const M: usize,
+        const H: usize,
+        const DK: usize,
+        const F: usize,
+        const L: usize,
+        P: Placement,
+        Dev: Device<f32>,
+    > TensorCollection<f32, Dev> for Seq2Seq<SV, TV, M, H, DK, F, L, P, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = Seq2Seq<SV, TV, M, H, DK, F, L, P, E2, D2>;
+
+    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut V,
+    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
+        visitor.visit_fields(
+            (
+                (
+                    Self::module("src_embed", |s| &s.src_embed, |s| &mut s.src_embed),
+                    Self::module("tgt_embed", |s| &s.tgt_embed, |s| &mut s.tgt_embed),
+                ),
+                Self::module("encoder", |s| &s.encoder, |s| &mut s.encoder),
+                Self::module("decoder", |s| &s.decoder, |s| &mut s.decoder),
+                Self::module("out", |s| &s.out, |s| &mut s.out),
+                Self::scalar(
+                    "max_len",
+                    |s| &s.max_len,
+                    |s| &mut s.max_len,
+                    ScalarOptions::from_default(DEFAULT_MAX_LEN),
+                ),
+                Self::scalar(
+                    "dropout",
+                    |s| &s.dropout,
+                    |s| &mut s.dropout,
+                    ScalarOptions::from_default(DEFAULT_DROPOUT),
+                ),
+            ),
+            |((src_embed, tgt_embed), encoder, decoder, out, max_len, dropout)| Seq2Seq {
+                src_embed,
+                tgt_embed,
+                encoder,
+                decoder,
+                out,
+                max_len,
+                dropout,
+            },
+        )
+    }
+}
