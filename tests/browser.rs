@@ -197,7 +197,8 @@ fn settle(tab: &Tab) {
 }
 
 const INSPECT: &str = r#"JSON.stringify({
-    katex: document.querySelectorAll('.katex').length,
+    // only the page's own formulas: mdbook's "on this page" sidebar copies headings, math included
+    katex: (document.querySelector('main') || document.body).querySelectorAll('.katex').length,
     katexErrors: document.querySelectorAll('.katex-error').length,
     text: (document.querySelector('main') || document.body).innerText,
     allText: (document.querySelector('main') || document.body).textContent,
