@@ -32,14 +32,10 @@ fn real_book_sources_are_valid() {
 #[test]
 fn summary_lists_the_chapters_in_order() {
     let pages = bookbuild::pages(&workspace_root()).expect("SUMMARY.md and its pages load");
-    let got: Vec<(String, String)> = pages
-        .iter()
-        .map(|p| (p.title.clone(), p.source.display().to_string()))
-        .collect();
-    let want: Vec<(String, String)> = PAGES
-        .iter()
-        .map(|(t, f)| (t.to_string(), f.to_string()))
-        .collect();
+    let got: Vec<(String, String)> =
+        pages.iter().map(|p| (p.title.clone(), p.source.display().to_string())).collect();
+    let want: Vec<(String, String)> =
+        PAGES.iter().map(|(t, f)| (t.to_string(), f.to_string())).collect();
     assert_eq!(got, want);
 }
 
@@ -47,16 +43,10 @@ fn summary_lists_the_chapters_in_order() {
 fn book_toml_keeps_everything_offline() {
     let toml = fs::read_to_string(workspace_root().join("book/book.toml")).unwrap();
     assert!(toml.contains("title = \"Attention in Rust\""));
-    assert!(
-        toml.contains("no-css = true"),
-        "KaTeX must not link its CSS from a CDN"
-    );
+    assert!(toml.contains("no-css = true"), "KaTeX must not link its CSS from a CDN");
     assert!(toml.contains("runnable = false"), "no playground buttons");
     assert!(toml.contains("edition = \"2021\""));
-    assert!(
-        !toml.contains("mathjax-support = true"),
-        "MathJax loads from a CDN"
-    );
+    assert!(!toml.contains("mathjax-support = true"), "MathJax loads from a CDN");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,23 +60,15 @@ struct TempBook {
 impl TempBook {
     /// A valid book with one chapter that includes an anchored listing and shows a figure.
     fn new() -> Self {
-        let book = TempBook {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        book.write(
-            "book/book.toml",
-            "[book]\ntitle = \"t\"\n[build]\ncreate-missing = false\n",
-        );
+        let book = TempBook { dir: tempfile::tempdir().unwrap() };
+        book.write("book/book.toml", "[book]\ntitle = \"t\"\n[build]\ncreate-missing = false\n");
         book.write("book/src/katex/katex.min.css", "/* no fonts */\n");
         book.write("book/src/SUMMARY.md", "# Summary\n\n- [One](one.md)\n");
         book.write(
             "code/lib.rs",
             "// ANCHOR: add\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n// ANCHOR_END: add\n",
         );
-        book.write(
-            "book/src/figures/plot.svg",
-            "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n",
-        );
+        book.write("book/src/figures/plot.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
         book.write(
             "book/src/one.md",
             "# One\n\nSome math: $a + b$.\n\n```rust\n{{#include ../../code/lib.rs:add}}\n```\n\n\
@@ -131,16 +113,10 @@ fn checker_accepts_a_valid_book() {
 #[test]
 fn checker_reports_a_missing_include_file() {
     let book = TempBook::new();
-    book.add_chapter(
-        "two.md",
-        "# Two\n\n```rust\n{{#include ../../code/missing.rs:add}}\n```\n",
-    );
+    book.add_chapter("two.md", "# Two\n\n```rust\n{{#include ../../code/missing.rs:add}}\n```\n");
     let err = book.error();
     assert!(err.contains("two.md:4:"), "{err}");
-    assert!(
-        err.contains("file `../../code/missing.rs` does not exist"),
-        "{err}"
-    );
+    assert!(err.contains("file `../../code/missing.rs` does not exist"), "{err}");
 }
 
 #[test]
@@ -154,10 +130,7 @@ fn checker_reports_a_missing_anchor() {
     );
     let err = book.error();
     assert!(err.contains("anchor `nope` not found"), "{err}");
-    assert!(
-        err.contains("`ANCHOR: nope` and `ANCHOR_END: nope`"),
-        "{err}"
-    );
+    assert!(err.contains("`ANCHOR: nope` and `ANCHOR_END: nope`"), "{err}");
     assert!(
         err.contains("anchor `half` not found, `../../code/half.rs` has no `ANCHOR_END: half`"),
         "{err}"
@@ -196,18 +169,9 @@ fn checker_reports_missing_and_remote_images() {
         "# Two\n\n![gone](figures/gone.svg)\n\n![cdn](https://example.com/x.png)\n\n<img src=\"figures/also-gone.svg\">\n",
     );
     let err = book.error();
-    assert!(
-        err.contains("image `figures/gone.svg` does not exist"),
-        "{err}"
-    );
-    assert!(
-        err.contains("image `https://example.com/x.png` is loaded from the network"),
-        "{err}"
-    );
-    assert!(
-        err.contains("image `figures/also-gone.svg` does not exist"),
-        "{err}"
-    );
+    assert!(err.contains("image `figures/gone.svg` does not exist"), "{err}");
+    assert!(err.contains("image `https://example.com/x.png` is loaded from the network"), "{err}");
+    assert!(err.contains("image `figures/also-gone.svg` does not exist"), "{err}");
 }
 
 #[test]
@@ -215,10 +179,7 @@ fn checker_reports_math_that_does_not_render() {
     let book = TempBook::new();
     book.add_chapter("two.md", "# Two\n\n$$\n\\frac{1}{\n$$\n\nFine: $x^2$.\n");
     let err = book.error();
-    assert!(
-        err.contains("two.md:3: formula `\\frac{1}{` does not render"),
-        "{err}"
-    );
+    assert!(err.contains("two.md:3: formula `\\frac{1}{` does not render"), "{err}");
     assert!(!err.contains("x^2"), "{err}");
 }
 
@@ -237,10 +198,7 @@ fn checker_lists_every_problem_at_once() {
     let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(problems.len(), 4, "{text:#?}");
     let err = book.error();
-    assert!(
-        err.starts_with("4 problem(s) in the book sources:"),
-        "{err}"
-    );
+    assert!(err.starts_with("4 problem(s) in the book sources:"), "{err}");
     assert!(err.contains("link `nowhere.md` does not exist"), "{err}");
 }
 
@@ -285,10 +243,7 @@ fn real_book_renders_offline() {
         if page.math > 0 {
             math_pages += 1;
             if !html.contains("class=\"katex") {
-                failures.push(format!(
-                    "{name}: has {} formulas but no KaTeX output",
-                    page.math
-                ));
+                failures.push(format!("{name}: has {} formulas but no KaTeX output", page.math));
             }
         }
         if bookbuild::visible_text(&html).contains("$$") {
@@ -309,9 +264,7 @@ fn real_book_renders_offline() {
             failures.push(format!("{name}: loads from the network: {tag}"));
         }
         if !html.contains("katex/katex.min.css") {
-            failures.push(format!(
-                "{name}: does not link the bundled KaTeX stylesheet"
-            ));
+            failures.push(format!("{name}: does not link the bundled KaTeX stylesheet"));
         }
         if !bundled_mermaid.is_match(&html) || !html.contains("theme/mermaid/mermaid-init") {
             failures.push(format!("{name}: does not load the bundled mermaid scripts"));

@@ -28,11 +28,7 @@ fn chromium() -> PathBuf {
         );
         return path;
     }
-    for candidate in [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ] {
+    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"] {
         if PathBuf::from(candidate).is_file() {
             return candidate.into();
         }
@@ -91,8 +87,7 @@ fn record(tab: &Tab) -> Arc<Mutex<Recorded>> {
         match event {
             Event::NetworkRequestWillBeSent(e) => {
                 let url = e.params.request.url.clone();
-                r.pending
-                    .insert(format!("{:?}", e.params.request_id), url.clone());
+                r.pending.insert(format!("{:?}", e.params.request_id), url.clone());
                 r.requests.push(url);
             }
             Event::NetworkLoadingFinished(e) => {
@@ -101,17 +96,12 @@ fn record(tab: &Tab) -> Arc<Mutex<Recorded>> {
             Event::NetworkResponseReceived(e) => {
                 let status = e.params.response.status;
                 if status >= 400 {
-                    r.failed
-                        .push(format!("HTTP {status} for {}", e.params.response.url));
+                    r.failed.push(format!("HTTP {status} for {}", e.params.response.url));
                 }
             }
             Event::NetworkLoadingFailed(e) => {
                 let url = r.pending.remove(&format!("{:?}", e.params.request_id));
-                r.failed.push(format!(
-                    "{} ({})",
-                    url.unwrap_or_default(),
-                    e.params.error_text
-                ));
+                r.failed.push(format!("{} ({})", url.unwrap_or_default(), e.params.error_text));
             }
             Event::RuntimeConsoleAPICalled(e) => {
                 let params = serde_json::to_value(&e.params).unwrap_or(Value::Null);
@@ -141,13 +131,9 @@ fn record(tab: &Tab) -> Arc<Mutex<Recorded>> {
             }
             Event::RuntimeExceptionThrown(e) => {
                 let d = &e.params.exception_details;
-                let what = d
-                    .exception
-                    .as_ref()
-                    .and_then(|x| x.description.clone())
-                    .unwrap_or_default();
-                r.errors
-                    .push(format!("uncaught exception: {} {what}", d.text));
+                let what =
+                    d.exception.as_ref().and_then(|x| x.description.clone()).unwrap_or_default();
+                r.errors.push(format!("uncaught exception: {} {what}", d.text));
             }
             _ => {}
         }
@@ -156,19 +142,13 @@ fn record(tab: &Tab) -> Arc<Mutex<Recorded>> {
     let enable: Network::Enable = serde_json::from_value(serde_json::json!({})).unwrap();
     tab.call_method(enable).expect("Network.enable");
     tab.call_method(Log::Enable(None)).expect("Log.enable");
-    tab.call_method(Runtime::Enable(None))
-        .expect("Runtime.enable");
+    tab.call_method(Runtime::Enable(None)).expect("Runtime.enable");
     recorded
 }
 
 fn eval_json(tab: &Tab, js: &str) -> Value {
-    let result = tab
-        .evaluate(js, true)
-        .unwrap_or_else(|e| panic!("evaluating JS failed: {e:#}"));
-    let text = result
-        .value
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default();
+    let result = tab.evaluate(js, true).unwrap_or_else(|e| panic!("evaluating JS failed: {e:#}"));
+    let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
@@ -223,29 +203,20 @@ fn screenshot(tab: &Tab, width: f64, height: f64) -> Vec<u8> {
         "width": width as u32, "height": height as u32, "deviceScaleFactor": 1, "mobile": false,
     }))
     .unwrap();
-    tab.call_method(metrics)
-        .expect("Emulation.setDeviceMetricsOverride");
+    tab.call_method(metrics).expect("Emulation.setDeviceMetricsOverride");
     std::thread::sleep(Duration::from_millis(300));
     let shot = tab
         .call_method(Page::CaptureScreenshot {
             format: Some(Page::CaptureScreenshotFormatOption::Png),
             quality: None,
-            clip: Some(Page::Viewport {
-                x: 0.0,
-                y: 0.0,
-                width,
-                height,
-                scale: 1.0,
-            }),
+            clip: Some(Page::Viewport { x: 0.0, y: 0.0, width, height, scale: 1.0 }),
             from_surface: Some(true),
             capture_beyond_viewport: Some(true),
             optimize_for_speed: None,
         })
         .expect("screenshot");
     use base64::Engine;
-    base64::engine::general_purpose::STANDARD
-        .decode(shot.data)
-        .expect("base64 PNG")
+    base64::engine::general_purpose::STANDARD.decode(shot.data).expect("base64 PNG")
 }
 
 #[test]
@@ -264,12 +235,7 @@ fn every_page_renders_offline_in_chromium() {
     let browser = launch(profile.path().to_path_buf());
     let mut failures = Vec::new();
     for page in &pages {
-        let name = page
-            .html
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = page.html.file_stem().unwrap().to_string_lossy().into_owned();
         let url = format!("{base}{}", page.html.display());
         let tab = browser.new_tab().expect("new tab");
         tab.set_default_timeout(Duration::from_secs(30));
@@ -287,10 +253,7 @@ fn every_page_renders_offline_in_chromium() {
 
         let katex = info["katex"].as_u64().unwrap_or(0) as usize;
         if katex != page.math {
-            fail(format!(
-                "{} formulas in the markdown, {katex} typeset by KaTeX",
-                page.math
-            ));
+            fail(format!("{} formulas in the markdown, {katex} typeset by KaTeX", page.math));
         }
         if info["katexErrors"].as_u64().unwrap_or(0) > 0 {
             fail("KaTeX reported errors (.katex-error)".into());
@@ -313,10 +276,8 @@ fn every_page_renders_offline_in_chromium() {
         if let Some(broken) = info["broken"].as_array().filter(|b| !b.is_empty()) {
             fail(format!("images did not load: {broken:?}"));
         }
-        let (mermaid, svgs) = (
-            info["mermaid"].as_u64().unwrap_or(0),
-            info["mermaidSvg"].as_u64().unwrap_or(0),
-        );
+        let (mermaid, svgs) =
+            (info["mermaid"].as_u64().unwrap_or(0), info["mermaidSvg"].as_u64().unwrap_or(0));
         if mermaid as usize != page.mermaid || svgs < mermaid {
             fail(format!(
                 "{} mermaid blocks in markdown, {mermaid} in the page, {svgs} drawn",
@@ -345,10 +306,7 @@ fn every_page_renders_offline_in_chromium() {
         }
 
         let width = info["width"].as_f64().unwrap_or(1280.0).max(1.0);
-        let height = info["height"]
-            .as_f64()
-            .unwrap_or(1000.0)
-            .clamp(1.0, 16_000.0);
+        let height = info["height"].as_f64().unwrap_or(1000.0).clamp(1.0, 16_000.0);
         let png = screenshot(&tab, width, height);
         std::fs::write(shots.join(format!("{name}.png")), png).unwrap();
         let _ = tab.close(true);

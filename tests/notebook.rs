@@ -48,11 +48,17 @@ pub fn check_source(nb: &Value) -> Result<Vec<Problem>> {
     let mut out = Vec::new();
     let (major, minor) = (nb["nbformat"].as_u64(), nb["nbformat_minor"].as_u64());
     if major != Some(4) || minor.unwrap_or(0) < 5 {
-        out.push(problem(None, format!("nbformat is {major:?}.{minor:?}; cell ids need 4.5 or later")));
+        out.push(problem(
+            None,
+            format!("nbformat is {major:?}.{minor:?}; cell ids need 4.5 or later"),
+        ));
     }
     let kernel = nb["metadata"]["kernelspec"]["name"].as_str();
     if kernel != Some("rust") {
-        out.push(problem(None, format!("kernelspec name is {kernel:?}, expected \"rust\" (evcxr)")));
+        out.push(problem(
+            None,
+            format!("kernelspec name is {kernel:?}, expected \"rust\" (evcxr)"),
+        ));
     }
     let mut seen = std::collections::HashSet::new();
     for (i, c) in cells(nb)?.iter().enumerate() {
@@ -93,7 +99,10 @@ pub fn check_executed(nb: &Value) -> Result<Vec<Problem>> {
                 Some("error") => {
                     let name = o["ename"].as_str().unwrap_or("error");
                     let value = o["evalue"].as_str().unwrap_or("");
-                    out.push(problem(Some(i), format!("error output: {name}: {}", first_lines(value, 6))));
+                    out.push(problem(
+                        Some(i),
+                        format!("error output: {name}: {}", first_lines(value, 6)),
+                    ));
                 }
                 Some("stream") if o["name"] == "stderr" => stderr.push_str(&text_of(&o["text"])),
                 Some("stream") => stdout.push_str(&text_of(&o["text"])),
@@ -102,10 +111,15 @@ pub fn check_executed(nb: &Value) -> Result<Vec<Problem>> {
         }
         for (name, text) in [("stderr", &stderr), ("stdout", &stdout)] {
             if let Some(at) = text.find("panicked at") {
-                out.push(problem(Some(i), format!("panicked ({name}): {}", first_lines(&text[at..], 3))));
+                out.push(problem(
+                    Some(i),
+                    format!("panicked ({name}): {}", first_lines(&text[at..], 3)),
+                ));
             }
         }
-        if let Some(line) = stderr.lines().find(|l| l.starts_with("error[E") || l.starts_with("error:")) {
+        if let Some(line) =
+            stderr.lines().find(|l| l.starts_with("error[E") || l.starts_with("error:"))
+        {
             out.push(problem(Some(i), format!("compile error: {line}")));
         }
     }
@@ -118,7 +132,8 @@ fn first_lines(s: &str, n: usize) -> String {
 
 /// Reads a notebook file.
 pub fn read(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))
 }
 
@@ -127,9 +142,9 @@ pub fn venv_dir() -> PathBuf {
     if let Some(v) = std::env::var_os("AIR_VENV") {
         return PathBuf::from(v);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache"));
+    let cache = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+    });
     cache.join("attention-in-rust").join("venv")
 }
 
@@ -137,10 +152,16 @@ pub fn venv_dir() -> PathBuf {
 pub fn jupyter() -> Result<PathBuf> {
     let j = venv_dir().join("bin").join("jupyter");
     if !j.exists() {
-        bail!("{} not found: run `cargo xtask setup` to install Jupyter and the evcxr kernel", j.display());
+        bail!(
+            "{} not found: run `cargo xtask setup` to install Jupyter and the evcxr kernel",
+            j.display()
+        );
     }
     let kernels = Command::new(&j).args(["kernelspec", "list"]).output()?;
-    if !String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust ")) {
+    if !String::from_utf8_lossy(&kernels.stdout)
+        .lines()
+        .any(|l| l.trim_start().starts_with("rust "))
+    {
         bail!("Jupyter has no `rust` kernel: run `cargo xtask setup` (cargo install --locked evcxr_jupyter; evcxr_jupyter --install)");
     }
     Ok(j)
@@ -152,7 +173,8 @@ pub fn jupyter() -> Result<PathBuf> {
 pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>)> {
     let jupyter = jupyter()?;
     std::fs::create_dir_all(out_dir)?;
-    let notebook = notebook.canonicalize().with_context(|| format!("{} not found", notebook.display()))?;
+    let notebook =
+        notebook.canonicalize().with_context(|| format!("{} not found", notebook.display()))?;
     let dir = notebook.parent().context("notebook has no folder")?;
     let status = Command::new(jupyter)
         .current_dir(dir)
@@ -195,15 +217,23 @@ mod tests {
 
     #[test]
     fn clean_executed_notebook_passes() {
-        let n = nb(json!([code("a", json!(1), json!([{"output_type": "stream", "name": "stdout", "text": ["1\n"]}]))]));
+        let n = nb(json!([code(
+            "a",
+            json!(1),
+            json!([{"output_type": "stream", "name": "stdout", "text": ["1\n"]}])
+        )]));
         assert_eq!(check_executed(&n).unwrap(), vec![]);
     }
 
     #[test]
     fn panic_on_stderr_is_reported() {
-        let n = nb(json!([code("a", json!(1), json!([
+        let n = nb(json!([code(
+            "a",
+            json!(1),
+            json!([
             {"output_type": "stream", "name": "stderr", "text": ["thread '<unnamed>' panicked at src/lib.rs:3:1:\n"]},
-            {"output_type": "stream", "name": "stderr", "text": ["boom\n"]}]))]));
+            {"output_type": "stream", "name": "stderr", "text": ["boom\n"]}])
+        )]));
         let p = check_executed(&n).unwrap();
         assert_eq!(p.len(), 1);
         assert!(p[0].message.contains("panicked"), "{p:?}");
@@ -212,14 +242,22 @@ mod tests {
 
     #[test]
     fn error_output_is_reported() {
-        let n = nb(json!([code("a", json!(1), json!([{"output_type": "error", "ename": "Error", "evalue": "mismatched types", "traceback": []}]))]));
+        let n = nb(json!([code(
+            "a",
+            json!(1),
+            json!([{"output_type": "error", "ename": "Error", "evalue": "mismatched types", "traceback": []}])
+        )]));
         let p = check_executed(&n).unwrap();
         assert!(p.iter().any(|p| p.message.contains("mismatched types")), "{p:?}");
     }
 
     #[test]
     fn compiler_error_on_stderr_is_reported() {
-        let n = nb(json!([code("a", json!(1), json!([{"output_type": "stream", "name": "stderr", "text": "error[E0308]: mismatched types\n"}]))]));
+        let n = nb(json!([code(
+            "a",
+            json!(1),
+            json!([{"output_type": "stream", "name": "stderr", "text": "error[E0308]: mismatched types\n"}])
+        )]));
         assert!(check_executed(&n).unwrap()[0].message.contains("E0308"));
     }
 
@@ -231,11 +269,16 @@ mod tests {
 
     #[test]
     fn source_rules() {
-        let good = nb(json!([code("a", Value::Null, json!([])), code("b", Value::Null, json!([]))]));
+        let good =
+            nb(json!([code("a", Value::Null, json!([])), code("b", Value::Null, json!([]))]));
         assert_eq!(check_source(&good).unwrap(), vec![]);
         let dup = nb(json!([code("a", Value::Null, json!([])), code("a", Value::Null, json!([]))]));
         assert!(check_source(&dup).unwrap()[0].message.contains("used twice"));
-        let run = nb(json!([code("a", json!(3), json!([{"output_type": "stream", "name": "stdout", "text": "x"}]))]));
+        let run = nb(json!([code(
+            "a",
+            json!(3),
+            json!([{"output_type": "stream", "name": "stdout", "text": "x"}])
+        )]));
         assert_eq!(check_source(&run).unwrap().len(), 2);
         let mut old = good.clone();
         old["nbformat_minor"] = json!(4);

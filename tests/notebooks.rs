@@ -31,7 +31,11 @@ fn every_chapter_has_a_clean_notebook() {
         let name = chapter.unwrap().file_name().to_string_lossy().to_string();
         let num = &name[..2];
         assert!(
-            nbs.iter().any(|p| p.file_name().unwrap().to_string_lossy().starts_with(&format!("{num}-"))),
+            nbs.iter().any(|p| p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("{num}-"))),
             "chapter {name} has no notebooks/{num}-*.ipynb"
         );
     }
@@ -49,7 +53,8 @@ fn list(p: &[workspace_checks::notebook::Problem]) -> String {
 #[ignore = "needs Jupyter and the evcxr kernel: cargo xtask setup"]
 fn checker_catches_a_panicking_cell() {
     let fixtures = workspace_root().join("tests/fixtures");
-    let (_, problems) = execute(&fixtures.join("failing-panic.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
+    let (_, problems) =
+        execute(&fixtures.join("failing-panic.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
     assert_eq!(problems.len(), 1, "expected exactly the panic of cell 1:\n{}", list(&problems));
     assert_eq!(problems[0].cell, Some(1));
     assert!(problems[0].message.contains("panicked"), "{}", problems[0]);
@@ -60,7 +65,8 @@ fn checker_catches_a_panicking_cell() {
 #[ignore = "needs Jupyter and the evcxr kernel: cargo xtask setup"]
 fn checker_catches_a_compile_error() {
     let fixtures = workspace_root().join("tests/fixtures");
-    let (_, problems) = execute(&fixtures.join("failing-compile.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
+    let (_, problems) =
+        execute(&fixtures.join("failing-compile.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
     assert!(!problems.is_empty(), "a cell that does not compile must be reported");
     assert!(problems.iter().all(|p| p.cell == Some(0)), "{}", list(&problems));
     assert!(list(&problems).contains("mismatched types"), "{}", list(&problems));
@@ -70,7 +76,8 @@ fn checker_catches_a_compile_error() {
 #[ignore = "needs Jupyter and the evcxr kernel: cargo xtask setup"]
 fn checker_passes_a_good_notebook() {
     let fixtures = workspace_root().join("tests/fixtures");
-    let (_, problems) = execute(&fixtures.join("passing.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
+    let (_, problems) =
+        execute(&fixtures.join("passing.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
     assert!(problems.is_empty(), "{}", list(&problems));
 }
 

@@ -26,8 +26,12 @@ fn named_in_book() -> BTreeSet<String> {
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();
         for (i, part) in text.split('`').enumerate() {
-            let is_test_name = part.starts_with("worked_example_") || part.starts_with("parity_with_");
-            if i % 2 == 1 && is_test_name && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            let is_test_name =
+                part.starts_with("worked_example_") || part.starts_with("parity_with_");
+            if i % 2 == 1
+                && is_test_name
+                && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
                 names.insert(part.to_string());
             }
         }
@@ -45,7 +49,8 @@ fn test_functions() -> BTreeSet<String> {
         for line in text.lines() {
             let line = line.trim_start();
             if let Some(rest) = line.strip_prefix("fn ") {
-                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                let name: String =
+                    rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                 names.insert(name);
             }
         }
@@ -65,7 +70,9 @@ fn every_test_the_book_names_exists() {
 #[test]
 fn every_worked_example_test_is_named_in_the_book() {
     let book = named_in_book();
-    let unnamed: Vec<_> =
-        test_functions().into_iter().filter(|n| n.starts_with("worked_example_") && !book.contains(n)).collect();
+    let unnamed: Vec<_> = test_functions()
+        .into_iter()
+        .filter(|n| n.starts_with("worked_example_") && !book.contains(n))
+        .collect();
     assert!(unnamed.is_empty(), "worked examples the book never mentions: {unnamed:?}");
 }

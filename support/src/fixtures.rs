@@ -4,7 +4,8 @@ use serde_json::Value;
 
 /// Loads a fixture; the panic names the file and the script that regenerates it.
 pub fn load(path: &str, generator: &str) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}; regenerate it with {generator}"));
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}; regenerate it with {generator}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not valid JSON: {e}"))
 }
 

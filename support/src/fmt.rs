@@ -62,7 +62,10 @@ fn write_level(cells: &[String], dims: &[usize], depth: usize, out: &mut String)
 }
 
 /// Formats a dfdx tensor (on any device) with `decimals` digits, like `print(t.round(decimals=..))`.
-pub fn format_tensor<S: Shape, D: Device<f32>, T>(t: &Tensor<S, f32, D, T>, decimals: usize) -> String {
+pub fn format_tensor<S: Shape, D: Device<f32>, T>(
+    t: &Tensor<S, f32, D, T>,
+    decimals: usize,
+) -> String {
     let dims = t.shape().concrete();
     format_nested(&t.as_vec(), dims.as_ref(), decimals)
 }

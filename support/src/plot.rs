@@ -52,7 +52,9 @@ impl Svg {
 fn render(
     width: u32,
     height: u32,
-    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), Box<dyn std::error::Error>>,
+    draw: impl FnOnce(
+        &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    ) -> Result<(), Box<dyn std::error::Error>>,
 ) -> Svg {
     ensure_font();
     let mut out = String::new();
@@ -111,8 +113,20 @@ impl Heatmap {
 
     /// Names the rows and the columns (e.g. the tokens of a sentence).
     pub fn labels<S: ToString>(mut self, rows: &[S], cols: &[S]) -> Self {
-        assert_eq!(rows.len(), self.rows, "Heatmap::labels: {} row labels for {} rows", rows.len(), self.rows);
-        assert_eq!(cols.len(), self.cols, "Heatmap::labels: {} column labels for {} columns", cols.len(), self.cols);
+        assert_eq!(
+            rows.len(),
+            self.rows,
+            "Heatmap::labels: {} row labels for {} rows",
+            rows.len(),
+            self.rows
+        );
+        assert_eq!(
+            cols.len(),
+            self.cols,
+            "Heatmap::labels: {} column labels for {} columns",
+            cols.len(),
+            self.cols
+        );
         self.row_labels = rows.iter().map(|s| s.to_string()).collect();
         self.col_labels = cols.iter().map(|s| s.to_string()).collect();
         self
@@ -153,7 +167,11 @@ impl Heatmap {
         let (lo, hi) = self.range.unwrap_or_else(|| {
             let lo = finite.iter().copied().fold(f32::INFINITY, f32::min);
             let hi = finite.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
+            if lo.is_finite() {
+                (lo, hi)
+            } else {
+                (0.0, 1.0)
+            }
         });
         render(width, height, |root| {
             let mut chart = ChartBuilder::on(root)
@@ -161,7 +179,10 @@ impl Heatmap {
                 .margin(8)
                 .x_label_area_size(40)
                 .y_label_area_size(70)
-                .build_cartesian_2d((0..self.cols - 1).into_segmented(), (0..self.rows - 1).into_segmented())?;
+                .build_cartesian_2d(
+                    (0..self.cols - 1).into_segmented(),
+                    (0..self.rows - 1).into_segmented(),
+                )?;
             let rows = self.rows;
             let every = self.tick_every;
             let centre = |v: &SegmentValue<usize>| match v {
@@ -174,7 +195,11 @@ impl Heatmap {
                 .x_labels(self.cols)
                 .y_labels(self.rows)
                 .x_label_formatter(&|x| {
-                    centre(x).filter(|c| c % every == 0).and_then(|c| self.col_labels.get(c)).cloned().unwrap_or_default()
+                    centre(x)
+                        .filter(|c| c % every == 0)
+                        .and_then(|c| self.col_labels.get(c))
+                        .cloned()
+                        .unwrap_or_default()
                 })
                 .y_label_formatter(&|y| {
                     // row 0 at the top, like a printed matrix
@@ -190,21 +215,24 @@ impl Heatmap {
                 .label_style(("sans-serif", 12))
                 .draw()?;
             let span = if hi > lo { hi - lo } else { 1.0 };
-            chart.draw_series((0..self.rows).flat_map(|r| {
-                (0..self.cols).map(move |c| (r, c))
-            }).map(|(r, c)| {
-                let v = self.values[r * self.cols + c];
-                let color = if v.is_finite() {
-                    ViridisRGB::get_color(((v - lo) / span).clamp(0.0, 1.0))
-                } else {
-                    RGBColor(200, 200, 200)
-                };
-                let y = self.rows - 1 - r;
-                Rectangle::new(
-                    [(SegmentValue::Exact(c), SegmentValue::Exact(y)), (SegmentValue::Exact(c + 1), SegmentValue::Exact(y + 1))],
-                    color.filled(),
-                )
-            }))?;
+            chart.draw_series(
+                (0..self.rows).flat_map(|r| (0..self.cols).map(move |c| (r, c))).map(|(r, c)| {
+                    let v = self.values[r * self.cols + c];
+                    let color = if v.is_finite() {
+                        ViridisRGB::get_color(((v - lo) / span).clamp(0.0, 1.0))
+                    } else {
+                        RGBColor(200, 200, 200)
+                    };
+                    let y = self.rows - 1 - r;
+                    Rectangle::new(
+                        [
+                            (SegmentValue::Exact(c), SegmentValue::Exact(y)),
+                            (SegmentValue::Exact(c + 1), SegmentValue::Exact(y + 1)),
+                        ],
+                        color.filled(),
+                    )
+                }),
+            )?;
             if let Some(d) = self.decimals {
                 let font_px = (cell as f64 * 0.28).clamp(8.0, 14.0);
                 for r in 0..self.rows {
@@ -219,8 +247,14 @@ impl Heatmap {
                                 plotters::style::text_anchor::HPos::Center,
                                 plotters::style::text_anchor::VPos::Center,
                             ));
-                        let (px, py) = chart.backend_coord(&(SegmentValue::Exact(c), SegmentValue::Exact(self.rows - 1 - r)));
-                        let (qx, qy) = chart.backend_coord(&(SegmentValue::Exact(c + 1), SegmentValue::Exact(self.rows - r)));
+                        let (px, py) = chart.backend_coord(&(
+                            SegmentValue::Exact(c),
+                            SegmentValue::Exact(self.rows - 1 - r),
+                        ));
+                        let (qx, qy) = chart.backend_coord(&(
+                            SegmentValue::Exact(c + 1),
+                            SegmentValue::Exact(self.rows - r),
+                        ));
                         root.draw_text(&text, &style, ((px + qx) / 2, (py + qy) / 2))?;
                     }
                 }
@@ -300,7 +334,11 @@ impl BarChart {
                 .disable_x_mesh()
                 .x_labels(slots)
                 .x_label_formatter(&|x| {
-                    if x % k == n_series / 2 { self.categories.get(x / k).cloned().unwrap_or_default() } else { String::new() }
+                    if x % k == n_series / 2 {
+                        self.categories.get(x / k).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
                 })
                 .y_desc(&self.y_desc)
                 .label_style(("sans-serif", 12))
@@ -313,7 +351,9 @@ impl BarChart {
                         Rectangle::new([(x, 0.0), (x + 1, *v)], color.filled())
                     }))?
                     .label(name.as_str())
-                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                    });
             }
             chart
                 .configure_series_labels()
@@ -340,8 +380,17 @@ pub struct LineChart {
 }
 
 impl LineChart {
-    pub fn new(title: impl Into<String>, x_desc: impl Into<String>, y_desc: impl Into<String>) -> Self {
-        Self { title: title.into(), x_desc: x_desc.into(), y_desc: y_desc.into(), lines: Vec::new() }
+    pub fn new(
+        title: impl Into<String>,
+        x_desc: impl Into<String>,
+        y_desc: impl Into<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            x_desc: x_desc.into(),
+            y_desc: y_desc.into(),
+            lines: Vec::new(),
+        }
     }
 
     pub fn line(mut self, name: impl Into<String>, points: Vec<(f32, f32)>) -> Self {
@@ -352,7 +401,8 @@ impl LineChart {
 
     pub fn to_svg(&self) -> Svg {
         let pts = self.lines.iter().flat_map(|(_, p)| p.iter().copied());
-        let (mut x0, mut x1, mut y0, mut y1) = (f32::INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::NEG_INFINITY);
+        let (mut x0, mut x1, mut y0, mut y1) =
+            (f32::INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::NEG_INFINITY);
         for (x, y) in pts {
             x0 = x0.min(x);
             x1 = x1.max(x);
@@ -381,7 +431,9 @@ impl LineChart {
                 chart
                     .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?
                     .label(name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                    });
             }
             chart
                 .configure_series_labels()
@@ -431,7 +483,8 @@ mod tests {
     fn charts_render_their_legends() {
         let bars = BarChart::new("b", &["x", "y"]).series("first", vec![1.0, 2.0]).to_svg();
         assert!(bars.as_str().replace('\n', "").contains(">first<"));
-        let lines = LineChart::new("l", "x", "y").line("curve", vec![(0.0, 0.0), (1.0, 1.0)]).to_svg();
+        let lines =
+            LineChart::new("l", "x", "y").line("curve", vec![(0.0, 0.0), (1.0, 1.0)]).to_svg();
         assert!(lines.as_str().replace('\n', "").contains(">curve<"));
     }
 }

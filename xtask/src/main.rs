@@ -28,7 +28,11 @@ fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("serve") => {
             let port = match args.iter().position(|a| a == "--port") {
-                Some(i) => args.get(i + 1).context("--port needs a number")?.parse::<u16>().context("--port")?,
+                Some(i) => args
+                    .get(i + 1)
+                    .context("--port needs a number")?
+                    .parse::<u16>()
+                    .context("--port")?,
                 None => 3000,
             };
             bookbuild::serve(&root, &format!("127.0.0.1:{port}"))
@@ -62,7 +66,8 @@ fn root() -> PathBuf {
 fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     println!("$ cargo {}", args.join(" "));
-    let status = Command::new(cargo).current_dir(root).args(args).status().context("running cargo")?;
+    let status =
+        Command::new(cargo).current_dir(root).args(args).status().context("running cargo")?;
     if !status.success() {
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }
@@ -71,7 +76,8 @@ fn cargo(root: &Path, args: &[&str]) -> Result<()> {
 
 fn sh(program: &str, args: &[&str]) -> Result<()> {
     println!("$ {program} {}", args.join(" "));
-    let status = Command::new(program).args(args).status().with_context(|| format!("running {program}"))?;
+    let status =
+        Command::new(program).args(args).status().with_context(|| format!("running {program}"))?;
     if !status.success() {
         bail!("`{program} {}` failed ({status})", args.join(" "));
     }
@@ -94,7 +100,9 @@ fn chapters(root: &Path) -> Result<Vec<(PathBuf, String)>> {
             let name = manifest
                 .lines()
                 .find_map(|l| l.strip_prefix("name = ").map(|n| n.trim_matches('"').to_string()))
-                .with_context(|| format!("no package name in {}", dir.join("Cargo.toml").display()))?;
+                .with_context(|| {
+                    format!("no package name in {}", dir.join("Cargo.toml").display())
+                })?;
             Ok((dir, name))
         })
         .collect()
@@ -128,7 +136,17 @@ fn setup() -> Result<()> {
         sh(python.to_str().unwrap(), &["-m", "pip", "install", "--quiet", "--upgrade", "pip"])?;
         sh(
             python.to_str().unwrap(),
-            &["-m", "pip", "install", "--quiet", "jupyter", "nbconvert", "nbclient", "nbformat", "ipykernel"],
+            &[
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "jupyter",
+                "nbconvert",
+                "nbclient",
+                "nbformat",
+                "ipykernel",
+            ],
         )?;
     }
 
@@ -139,7 +157,8 @@ fn setup() -> Result<()> {
         sh("cargo", &["install", "--locked", "evcxr_jupyter"])?;
     }
     let kernels = Command::new(&jupyter).args(["kernelspec", "list"]).output()?;
-    if String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust ")) {
+    if String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust "))
+    {
         println!("setup: Jupyter kernel `rust` (already registered)");
     } else {
         sh("evcxr_jupyter", &["--install"])?;
@@ -150,15 +169,26 @@ fn setup() -> Result<()> {
         println!("setup: {chromium} (already there)");
     } else if works("apt-get", &["--version"]) {
         println!("setup: installing Debian's chromium for the browser check");
-        let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
-        let (prog, pre): (&str, Vec<&str>) = if root_user { ("apt-get", vec![]) } else { ("sudo", vec!["apt-get"]) };
-        let with = |rest: &[&str]| -> Vec<String> { pre.iter().chain(rest).map(|s| s.to_string()).collect() };
+        let root_user =
+            Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
+        let (prog, pre): (&str, Vec<&str>) =
+            if root_user { ("apt-get", vec![]) } else { ("sudo", vec!["apt-get"]) };
+        let with = |rest: &[&str]| -> Vec<String> {
+            pre.iter().chain(rest).map(|s| s.to_string()).collect()
+        };
         let run = |a: Vec<String>| -> Result<()> {
             let a: Vec<&str> = a.iter().map(String::as_str).collect();
             sh(prog, &a)
         };
         run(with(&["update", "-qq"]))?;
-        run(with(&["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-dejavu-core"]))?;
+        run(with(&[
+            "install",
+            "-y",
+            "-qq",
+            "--no-install-recommends",
+            "chromium",
+            "fonts-dejavu-core",
+        ]))?;
     } else {
         bail!("{chromium} is missing and there is no apt-get: install Chromium and set CHROME to its path");
     }
@@ -179,10 +209,16 @@ fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
     let mut failed = 0;
     for nb in &nbs {
         let start = Instant::now();
-        let (executed, problems) = workspace_checks::notebook::execute(nb, &root.join("target/notebooks"))?;
+        let (executed, problems) =
+            workspace_checks::notebook::execute(nb, &root.join("target/notebooks"))?;
         let rel = executed.strip_prefix(root).unwrap_or(&executed);
         if problems.is_empty() {
-            println!("ok    {} ({:.0?}) -> {}", nb.strip_prefix(root)?.display(), start.elapsed(), rel.display());
+            println!(
+                "ok    {} ({:.0?}) -> {}",
+                nb.strip_prefix(root)?.display(),
+                start.elapsed(),
+                rel.display()
+            );
         } else {
             failed += 1;
             println!("FAIL  {}", nb.strip_prefix(root)?.display());
@@ -209,14 +245,17 @@ fn test(root: &Path) -> Result<()> {
         r.with_context(|| format!("step `{name}` failed"))
     };
     step("setup: Jupyter, evcxr kernel, chromium", &setup)?;
-    step("Rust tests and doctests (cargo test --workspace)", &|| cargo(root, &["test", "--workspace"]))?;
+    step("Rust tests and doctests (cargo test --workspace)", &|| {
+        cargo(root, &["test", "--workspace"])
+    })?;
     step("book build, browser check, notebooks executed", &|| {
         cargo(root, &["test", "-p", "workspace-checks", "--", "--ignored", "--test-threads=1"])
     })?;
     step("CUDA path type-checked (dfdx ci-check)", &|| {
         // every chapter crate and support with its `cuda` feature; ci-check compiles the CUDA
         // code paths without a GPU or the CUDA toolkit (its kernels are empty: never run it)
-        let mut args = vec!["check".to_string(), "--all-targets".into(), "-p".into(), "support".into()];
+        let mut args =
+            vec!["check".to_string(), "--all-targets".into(), "-p".into(), "support".into()];
         let mut features = vec!["support/cuda".to_string(), "dfdx/ci-check".into()];
         for (_, name) in chapters(root)? {
             features.push(format!("{name}/cuda"));

@@ -1,8 +1,8 @@
 //! Weightless self-attention: the three-token worked example and the four-token sentence.
 //!
 //! `cargo run -p ch01-attention --example weightless`
-use ch01_attention::weightless::{tokens, EMBEDDINGS, WORDS, WORKED_TOKENS};
 use ch01_attention::simple_self_attention;
+use ch01_attention::weightless::{tokens, EMBEDDINGS, WORDS, WORKED_TOKENS};
 use dfdx::prelude::*;
 use support::fmt::format_tensor;
 

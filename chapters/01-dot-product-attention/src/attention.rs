@@ -41,7 +41,10 @@ pub fn scaled_dot_product_attention<B, H, Sq, Sk, const DK: usize, const DV: usi
     mask: Option<&Mask<B, H, Sq, Sk, Dev>>,
 ) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Tensor<(B, H, Sq, Sk), f32, Dev>)
 where
-    B: Dim, H: Dim, Sq: Dim, Sk: Dim,
+    B: Dim,
+    H: Dim,
+    Sq: Dim,
+    Sk: Dim,
     Dev: Device<f32>,
     T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
 {
@@ -63,7 +66,10 @@ pub fn attention_with_fill<B, H, Sq, Sk, const DK: usize, const DV: usize, Dev, 
     fill: f32,
 ) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Tensor<(B, H, Sq, Sk), f32, Dev>)
 where
-    B: Dim, H: Dim, Sq: Dim, Sk: Dim,
+    B: Dim,
+    H: Dim,
+    Sq: Dim,
+    Sk: Dim,
     Dev: Device<f32>,
     T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
 {
@@ -106,7 +112,10 @@ pub fn scaled_scores<B, H, Sq, Sk, const DK: usize, Dev, T>(
     k: Tensor<(B, H, Sk, Const<DK>), f32, Dev, T>,
 ) -> Tensor<(B, H, Sq, Sk), f32, Dev, T>
 where
-    B: Dim, H: Dim, Sq: Dim, Sk: Dim,
+    B: Dim,
+    H: Dim,
+    Sq: Dim,
+    Sk: Dim,
     Dev: Device<f32>,
     T: Tape<f32, Dev> + Merge<T>,
 {
@@ -127,7 +136,10 @@ pub fn causal_mask<Dev: Device<f32>>(dev: &Dev, n: usize) -> Tensor<(usize, usiz
 ///
 /// `real[b][j]` says whether key `j` of sequence `b` is a real token. Every row must have the same
 /// length.
-pub fn key_padding_mask<Dev: Device<f32>>(dev: &Dev, real: &[Vec<bool>]) -> Tensor<(usize, usize), bool, Dev> {
+pub fn key_padding_mask<Dev: Device<f32>>(
+    dev: &Dev,
+    real: &[Vec<bool>],
+) -> Tensor<(usize, usize), bool, Dev> {
     let batch = real.len();
     assert!(batch > 0, "key_padding_mask: no sequences given");
     let n = real[0].len();

@@ -43,7 +43,8 @@ pub fn causal_sentence<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
     let shape = (1, Const::<1>, 4, Const::<3>);
     let x = x.reshape_like(&shape);
     let mask = broadcast_mask(causal_mask(dev, 4), 1, Const::<1>);
-    let (_, w) = attention_with_fill(x.clone(), x.clone(), x, Some(&mask), crate::DEFAULT_MASK_FILL);
+    let (_, w) =
+        attention_with_fill(x.clone(), x.clone(), x, Some(&mask), crate::DEFAULT_MASK_FILL);
     Heatmap::new("The cat sat down, look-ahead mask", w.as_vec(), 4, 4)
         .labels(&WORDS, &WORDS)
         .decimals(Some(3))

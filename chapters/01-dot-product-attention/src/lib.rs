@@ -20,7 +20,7 @@ pub mod shape_errors {}
 pub mod weightless;
 
 pub use attention::{
-    attention_with_fill, broadcast_mask, causal_mask, key_padding_mask, scaled_dot_product_attention, scaled_scores, Mask,
-    DEFAULT_MASK_FILL,
+    attention_with_fill, broadcast_mask, causal_mask, key_padding_mask,
+    scaled_dot_product_attention, scaled_scores, Mask, DEFAULT_MASK_FILL,
 };
 pub use weightless::{simple_self_attention, SimpleAttention};

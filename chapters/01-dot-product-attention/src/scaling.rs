@@ -33,7 +33,11 @@ pub struct ScalingExperiment {
 
 /// Runs the experiment with queries and keys drawn from [`support::normal_vec`] with `seed`.
 // ANCHOR: experiment
-pub fn run<const DK: usize, Dev: Device<f32>>(dev: &Dev, seq: usize, seed: u64) -> ScalingExperiment {
+pub fn run<const DK: usize, Dev: Device<f32>>(
+    dev: &Dev,
+    seq: usize,
+    seed: u64,
+) -> ScalingExperiment {
     let q = dev.tensor_from_vec(support::normal_vec(seed, seq * DK), (seq, Const::<DK>));
     let k = dev.tensor_from_vec(support::normal_vec(seed + 1, seq * DK), (seq, Const::<DK>));
     let raw = q.matmul(k.permute::<_, Axes2<1, 0>>()); // (seq, seq), variance ~ DK
@@ -55,7 +59,8 @@ pub fn stats(scores: &[f32], weights: &[f32], seq: usize) -> ScoreStats {
     let n = scores.len() as f64;
     let mean = scores.iter().map(|&s| s as f64).sum::<f64>() / n;
     let var = scores.iter().map(|&s| (s as f64 - mean).powi(2)).sum::<f64>() / n;
-    let row_max: Vec<f32> = weights.chunks(seq).map(|r| r.iter().copied().fold(0.0, f32::max)).collect();
+    let row_max: Vec<f32> =
+        weights.chunks(seq).map(|r| r.iter().copied().fold(0.0, f32::max)).collect();
     ScoreStats {
         score_std: var.sqrt() as f32,
         score_max_abs: scores.iter().map(|s| s.abs()).fold(0.0, f32::max),

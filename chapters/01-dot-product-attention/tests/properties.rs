@@ -48,7 +48,10 @@ fn run(c: &Case, masked: bool) -> (Vec<f32>, Vec<f32>) {
     let k = dev.tensor_from_vec(c.k.clone(), (c.b, c.h, c.sk, Const::<DK>));
     let v = dev.tensor_from_vec(c.v.clone(), (c.b, c.h, c.sk, Const::<DV>));
     let mask = dev
-        .tensor_from_vec(c.allowed.iter().map(|&a| a as u8 as f32).collect(), (c.b, c.h, c.sq, c.sk))
+        .tensor_from_vec(
+            c.allowed.iter().map(|&a| a as u8 as f32).collect(),
+            (c.b, c.h, c.sq, c.sk),
+        )
         .gt(0.5);
     let (out, w) = scaled_dot_product_attention(q, k, v, masked.then_some(&mask));
     (out.as_vec(), w.as_vec())

@@ -1,7 +1,9 @@
 //! Every number chapter 1 of the book shows, asserted.
 
 use ch01_attention::weightless::{tokens, EMBEDDINGS, WORKED_TOKENS};
-use ch01_attention::{attention_with_fill, scaled_dot_product_attention, scaling, simple_self_attention};
+use ch01_attention::{
+    attention_with_fill, scaled_dot_product_attention, scaling, simple_self_attention,
+};
 use dfdx::prelude::*;
 use support::fmt::round_all as rounded;
 use support::{assert_close, round_to, Dev};
@@ -115,7 +117,9 @@ fn worked_example_why_scaling() {
     assert_eq!(rounded(scaled, 3), vec![0.045, 0.026, 0.012, 0.112, 0.187, 0.382, 0.114, 0.122]);
 }
 
-fn one_query_three_keys(dev: &Dev) -> (
+fn one_query_three_keys(
+    dev: &Dev,
+) -> (
     Tensor<(usize, Const<1>, usize, Const<4>), f32, Dev>,
     Tensor<(usize, Const<1>, usize, Const<4>), f32, Dev>,
 ) {

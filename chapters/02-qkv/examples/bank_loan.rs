@@ -1,8 +1,8 @@
 //! The "bank loan" worked example, step by step.
 //!
 //! `cargo run -p ch02-qkv --example bank_loan`
-use ch02_qkv::{bank_loan, tokens};
 use ch01_attention::simple_self_attention;
+use ch02_qkv::{bank_loan, tokens};
 use support::fmt::format_tensor;
 
 fn main() {

@@ -45,7 +45,9 @@ pub struct QkvOutput<const D_K: usize, const D_V: usize, Dev: Device<f32>> {
     pub output: Tensor<(usize, Const<D_V>), f32, Dev>,
 }
 
-impl<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>> QkvAttention<D_IN, D_K, D_V, Dev> {
+impl<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>>
+    QkvAttention<D_IN, D_K, D_V, Dev>
+{
     /// Randomly initialised projections (uniform in `±1/sqrt(d_in)`, like PyTorch's `nn.Linear`),
     /// drawn from the device's random generator: seed the device for reproducible weights.
     // ANCHOR: new
@@ -120,7 +122,7 @@ pub mod bank_loan {
     pub const W_Q: [[f32; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]]; // identity
     pub const W_K: [[f32; 2]; 2] = [[0.0, 1.0], [1.0, 0.0]]; // swaps the two dimensions
     pub const W_V: [[f32; 2]; 2] = [[2.0, 0.0], [0.0, 2.0]]; // doubles everything
-    // ANCHOR_END: bank_loan
+                                                             // ANCHOR_END: bank_loan
 
     /// The attention layer with the example's fixed matrices.
     pub fn layer<Dev: Device<f32>>(dev: &Dev) -> QkvAttention<2, 2, 2, Dev> {

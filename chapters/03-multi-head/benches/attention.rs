@@ -41,7 +41,9 @@ fn attention_alone(c: &mut Criterion) {
         // the score matrix has len * len entries per head: the quadratic cost chapter 8 attacks
         group.throughput(Throughput::Elements((2 * 8 * len * len) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(len), &len, |b, _| {
-            b.iter(|| black_box(scaled_dot_product_attention(q.clone(), k.clone(), v.clone(), None)))
+            b.iter(|| {
+                black_box(scaled_dot_product_attention(q.clone(), k.clone(), v.clone(), None))
+            })
         });
     }
     group.finish();

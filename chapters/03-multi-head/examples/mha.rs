@@ -16,5 +16,5 @@ fn main() {
     println!("Input shape:  {}", shape_of(&x));
     println!("Output shape: {}", shape_of(&output));
     println!("Params: {}", mha.num_trainable_params()); // 4 * 64 * 64 + 4 * 64
-    // ANCHOR_END: demo
+                                                        // ANCHOR_END: demo
 }

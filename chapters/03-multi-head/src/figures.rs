@@ -12,7 +12,10 @@ pub fn per_head<Dev: Device<f32>>(dev: &Dev) -> Vec<Heatmap> {
     let (_, w) = mha.self_attention(x, None);
     let w = w.as_vec(); // (1, 4, 6, 6)
     (0..4)
-        .map(|h| Heatmap::new(format!("head {h}"), w[h * 36..(h + 1) * 36].to_vec(), 6, 6).range(0.0, 1.0))
+        .map(|h| {
+            Heatmap::new(format!("head {h}"), w[h * 36..(h + 1) * 36].to_vec(), 6, 6)
+                .range(0.0, 1.0)
+        })
         .collect()
 }
 // ANCHOR_END: per_head

@@ -22,7 +22,13 @@ pub mod figures;
 /// `(out, in)`), so weights exported from `nn.MultiheadAttention` load one to one.
 // ANCHOR: struct
 #[derive(Clone, Debug)]
-pub struct MultiHeadAttention<const D_MODEL: usize, const HEADS: usize, const D_K: usize, E: Dtype, Dev: Storage<E>> {
+pub struct MultiHeadAttention<
+    const D_MODEL: usize,
+    const HEADS: usize,
+    const D_K: usize,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
     pub w_q: Linear<D_MODEL, D_MODEL, E, Dev>,
     pub w_k: Linear<D_MODEL, D_MODEL, E, Dev>,
     pub w_v: Linear<D_MODEL, D_MODEL, E, Dev>,
@@ -30,7 +36,9 @@ pub struct MultiHeadAttention<const D_MODEL: usize, const HEADS: usize, const D_
 }
 // ANCHOR_END: struct
 
-impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>> MultiHeadAttention<M, H, DK, E, Dev> {
+impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>>
+    MultiHeadAttention<M, H, DK, E, Dev>
+{
     /// Evaluated when the type is used: a compile error unless `HEADS * D_K == D_MODEL`.
     // ANCHOR: shape_check
     pub const SHAPE_CHECK: () = assert!(
@@ -40,7 +48,9 @@ impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>>
     // ANCHOR_END: shape_check
 }
 
-impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>> MultiHeadAttention<M, H, DK, f32, Dev> {
+impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
+    MultiHeadAttention<M, H, DK, f32, Dev>
+{
     /// A layer with PyTorch-style random initialisation, drawn from the device's generator.
     pub fn new(dev: &Dev) -> Self {
         #[allow(clippy::let_unit_value)]
@@ -105,7 +115,15 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>> MultiHea
 ///
 /// Head `h` gets the features `h * D_K .. (h + 1) * D_K` of every token.
 // ANCHOR: split_heads
-pub fn split_heads<B: Dim, S: Dim, const M: usize, const H: usize, const DK: usize, Dev: Device<f32>, T: Tape<f32, Dev>>(
+pub fn split_heads<
+    B: Dim,
+    S: Dim,
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    Dev: Device<f32>,
+    T: Tape<f32, Dev>,
+>(
     x: Tensor<(B, S, Const<M>), f32, Dev, T>,
 ) -> Tensor<(B, Const<H>, S, Const<DK>), f32, Dev, T> {
     let (b, s, _) = *x.shape();
@@ -143,7 +161,8 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>> TensorCo
 
 /// The same weights as dfdx's built-in layer (which has the same four projections).
 impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
-    From<&dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>> for MultiHeadAttention<M, H, DK, f32, Dev>
+    From<&dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>>
+    for MultiHeadAttention<M, H, DK, f32, Dev>
 {
     fn from(m: &dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>) -> Self {
         #[allow(clippy::let_unit_value)]

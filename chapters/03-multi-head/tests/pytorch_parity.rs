@@ -12,12 +12,19 @@ use support::{assert_close, Dev};
 type Mha = MultiHeadAttention<16, 4, 4, f32, Dev>;
 
 fn fixture() -> Value {
-    support::fixtures::load(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/mha_reference.json"), "fixtures/generate_mha.py")
+    support::fixtures::load(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/mha_reference.json"),
+        "fixtures/generate_mha.py",
+    )
 }
 
 /// Our layer with PyTorch's weights: both store Linear weights as (out, in).
 fn layer(dev: &Dev, f: &Value) -> Mha {
-    assert_eq!((size(f, "embed_dim"), size(f, "num_heads")), (16, 4), "fixture is for another layer size");
+    assert_eq!(
+        (size(f, "embed_dim"), size(f, "num_heads")),
+        (16, 4),
+        "fixture is for another layer size"
+    );
     let mut mha = Mha::new(dev);
     for (l, w, b) in [
         (&mut mha.w_q, "w_q", "b_q"),

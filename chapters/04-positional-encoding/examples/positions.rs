@@ -16,6 +16,9 @@ fn main() {
     println!("Output shape: {}", shape_of(&encoded));
     let table = pe.table.as_vec();
     println!("\nPosition 0 encoding (first 8 dims): {}", format_nested(&table[..8], &[8], 3));
-    println!("Position 9 encoding (first 8 dims): {}", format_nested(&table[9 * 64..9 * 64 + 8], &[8], 3));
+    println!(
+        "Position 9 encoding (first 8 dims): {}",
+        format_nested(&table[9 * 64..9 * 64 + 8], &[8], 3)
+    );
     // ANCHOR_END: demo
 }

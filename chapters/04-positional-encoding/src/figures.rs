@@ -21,7 +21,9 @@ pub fn curves() -> LineChart {
     let t = sinusoidal_table(len, d);
     [0usize, 2, 10, 30].iter().fold(
         LineChart::new("PE(pos, dim) for a few dimensions", "position", "value"),
-        |chart, &dim| chart.line(format!("dim {dim}"), (0..len).map(|p| (p as f32, t[p * d + dim])).collect()),
+        |chart, &dim| {
+            chart.line(format!("dim {dim}"), (0..len).map(|p| (p as f32, t[p * d + dim])).collect())
+        },
     )
 }
 

@@ -50,7 +50,10 @@ impl std::error::Error for PositionError {}
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d))`.
 // ANCHOR: table
 pub fn sinusoidal_table(max_len: usize, d_model: usize) -> Vec<f32> {
-    assert!(d_model % 2 == 0, "sinusoidal_table: d_model must be even (got {d_model}): each sine needs its cosine");
+    assert!(
+        d_model % 2 == 0,
+        "sinusoidal_table: d_model must be even (got {d_model}): each sine needs its cosine"
+    );
     let mut pe = vec![0.0f32; max_len * d_model];
     for pos in 0..max_len {
         for i in 0..d_model / 2 {
@@ -74,12 +77,16 @@ pub struct SinusoidalEncoding<const D_MODEL: usize, Dev: Device<f32>> {
 
 impl<const D_MODEL: usize, Dev: Device<f32>> SinusoidalEncoding<D_MODEL, Dev> {
     /// Compile-time check: the table pairs dimensions `2i` and `2i + 1`.
-    pub const EVEN: () = assert!(D_MODEL % 2 == 0 && D_MODEL > 0, "SinusoidalEncoding<D_MODEL>: D_MODEL must be even");
+    pub const EVEN: () = assert!(
+        D_MODEL % 2 == 0 && D_MODEL > 0,
+        "SinusoidalEncoding<D_MODEL>: D_MODEL must be even"
+    );
 
     pub fn new(dev: &Dev, max_len: usize) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::EVEN;
-        let table = dev.tensor_from_vec(sinusoidal_table(max_len, D_MODEL), (max_len, Const::<D_MODEL>));
+        let table =
+            dev.tensor_from_vec(sinusoidal_table(max_len, D_MODEL), (max_len, Const::<D_MODEL>));
         Self { table }
     }
 
@@ -118,7 +125,9 @@ pub struct TokenEmbedding<const VOCAB: usize, const D_MODEL: usize, Dev: Device<
     pub embedding: Embedding<VOCAB, D_MODEL, f32, Dev>,
 }
 
-impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>> TokenEmbedding<VOCAB, D_MODEL, Dev> {
+impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>>
+    TokenEmbedding<VOCAB, D_MODEL, Dev>
+{
     pub fn new(dev: &Dev) -> Self {
         Self { embedding: BuildModule::build(dev) }
     }
@@ -134,7 +143,14 @@ impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>> TokenEmbedding<
 
 /// Looks `ids` up in any embedding table and multiplies by `sqrt(d_model)`, checking every id first.
 /// Taped ids give a taped result (that is how dfdx trains an embedding).
-pub fn embed_scaled<const VOCAB: usize, const D_MODEL: usize, B: Dim, S: Dim, Dev: Device<f32>, T: Tape<f32, Dev>>(
+pub fn embed_scaled<
+    const VOCAB: usize,
+    const D_MODEL: usize,
+    B: Dim,
+    S: Dim,
+    Dev: Device<f32>,
+    T: Tape<f32, Dev>,
+>(
     embedding: &Embedding<VOCAB, D_MODEL, f32, Dev>,
     ids: Tensor<(B, S), usize, Dev, T>,
 ) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev, T>, PositionError> {
@@ -152,7 +168,9 @@ pub struct LearnedPositions<const MAX_LEN: usize, const D_MODEL: usize, Dev: Dev
     pub embedding: Embedding<MAX_LEN, D_MODEL, f32, Dev>,
 }
 
-impl<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>> LearnedPositions<MAX_LEN, D_MODEL, Dev> {
+impl<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>>
+    LearnedPositions<MAX_LEN, D_MODEL, Dev>
+{
     pub fn new(dev: &Dev) -> Self {
         Self { embedding: BuildModule::build(dev) }
     }

@@ -1,6 +1,9 @@
 //! Every number chapter 4 of the book shows, asserted.
 
-use ch04_positions::{position_dot, sinusoidal_table, LearnedPositions, PositionError, SinusoidalEncoding, TokenEmbedding};
+use ch04_positions::{
+    position_dot, sinusoidal_table, LearnedPositions, PositionError, SinusoidalEncoding,
+    TokenEmbedding,
+};
 use dfdx::prelude::*;
 use support::fmt::round_all;
 use support::{assert_close, Dev};
@@ -17,7 +20,10 @@ fn worked_example_position_zero() {
 fn worked_example_position_nine() {
     let t = sinusoidal_table(10, 64);
     let row9 = &t[9 * 64..9 * 64 + 8];
-    assert_eq!(round_all(row9, 3), vec![0.412, -0.911, 0.449, 0.893, -0.940, 0.342, -0.608, -0.794]);
+    assert_eq!(
+        round_all(row9, 3),
+        vec![0.412, -0.911, 0.449, 0.893, -0.940, 0.342, -0.608, -0.794]
+    );
     // PyTorch's float32 table (the reference fixture values); ours is computed in f64 and rounded
     #[rustfmt::skip]
     let torch = [0.412_118_5, -0.911_130_25, 0.449_193_5, 0.893_434_46, -0.939_823_5, 0.341_660_26, -0.608_108_64, -0.793_853_8];
@@ -45,7 +51,9 @@ fn worked_example_relative_positions() {
     let d = 64;
     let t = sinusoidal_table(200, d);
     for k in [0usize, 1, 2, 5, 17] {
-        let expected: f32 = (0..d / 2).map(|i| (k as f64 / 10000f64.powf(2.0 * i as f64 / d as f64)).cos() as f32).sum();
+        let expected: f32 = (0..d / 2)
+            .map(|i| (k as f64 / 10000f64.powf(2.0 * i as f64 / d as f64)).cos() as f32)
+            .sum();
         for p in [0usize, 3, 40, 120] {
             let dot = position_dot(&t, d, p, p + k);
             assert!((dot - expected).abs() < 1e-4, "k {k}, p {p}: {dot} vs {expected}");
@@ -61,7 +69,8 @@ fn worked_example_relative_positions() {
 fn worked_example_values_stay_in_range() {
     let t = sinusoidal_table(1000, 128);
     assert!(t.iter().all(|v| (-1.0..=1.0).contains(v)));
-    let (lo, hi) = t.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (lo, hi) =
+        t.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     assert!(lo < -0.999 && hi == 1.0, "the table uses the whole range: {lo} .. {hi}");
 }
 
@@ -95,7 +104,10 @@ fn worked_example_errors() {
         "sequence of length 9 but the positional table has only 8 positions; build it with max_len >= 9"
     );
     let learned = LearnedPositions::<8, 4, _>::new(&dev);
-    assert_eq!(learned.try_forward(long).unwrap_err(), PositionError::TooLong { len: 9, max_len: 8 });
+    assert_eq!(
+        learned.try_forward(long).unwrap_err(),
+        PositionError::TooLong { len: 9, max_len: 8 }
+    );
     let embed = TokenEmbedding::<10, 4, _>::new(&dev);
     let e = embed.try_forward(dev.tensor_from_vec(vec![3usize, 12], (1, 2))).unwrap_err();
     assert_eq!(e.to_string(), "token id 12 is outside the vocabulary of 10 ids (0..10)");

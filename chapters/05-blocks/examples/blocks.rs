@@ -31,14 +31,8 @@ fn main() {
     println!("Decoder input shape:  {:?}", tgt.shape().concrete());
     println!("Encoder output shape: {:?}", encoder_out.shape().concrete());
     println!("Decoder output shape: {:?}", output.shape().concrete());
-    println!(
-        "Cross-attention:      {:?}",
-        weights.cross_attn.shape().concrete()
-    );
-    println!(
-        "Parameters:           {}",
-        decoder_block.num_trainable_params()
-    );
+    println!("Cross-attention:      {:?}", weights.cross_attn.shape().concrete());
+    println!("Parameters:           {}", decoder_block.num_trainable_params());
     // ANCHOR_END: decoder
 
     // the same weights arranged post-norm: same count, another function

@@ -20,10 +20,7 @@ fn random_ids(
     len: usize,
 ) -> Tensor<(usize, usize), usize, Dev> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    dev.tensor_from_vec(
-        (0..batch * len).map(|_| rng.gen_range(0..1000)).collect(),
-        (batch, len),
-    )
+    dev.tensor_from_vec((0..batch * len).map(|_| rng.gen_range(0..1000)).collect(), (batch, len))
 }
 
 fn main() {
@@ -34,10 +31,7 @@ fn main() {
     let src = random_ids(&dev, 1, 2, 15); // source: batch 2, 15 tokens
     let tgt = random_ids(&dev, 2, 2, 12); // target: batch 2, 12 tokens
     let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
-    let masks = Seq2SeqMasks {
-        tgt: Some(&causal),
-        ..Default::default()
-    };
+    let masks = Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
     let logits = model
         .try_forward(src.clone(), tgt.clone(), masks, Mode::Eval)
         .expect("ids and lengths are valid");

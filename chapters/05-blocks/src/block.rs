@@ -72,10 +72,7 @@ pub fn self_attend<
     attn: &MultiHeadAttention<M, H, DK, f32, Dev>,
     x: Tensor<(B, S, Const<M>), f32, Dev, T>,
     mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
-) -> (
-    Tensor<(B, S, Const<M>), f32, Dev, T>,
-    Tensor<(B, Const<H>, S, S), f32, Dev>,
-)
+) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>)
 where
     T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
 {
@@ -131,10 +128,7 @@ impl<
         x: Tensor<(B, S, Const<M>), f32, Dev, T>,
         mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
         mode: Mode,
-    ) -> (
-        Tensor<(B, S, Const<M>), f32, Dev, T>,
-        Tensor<(B, Const<H>, S, S), f32, Dev>,
-    )
+    ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>)
     where
         T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
     {
@@ -211,10 +205,7 @@ impl<
         self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
         memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
         mode: Mode,
-    ) -> (
-        Tensor<(B, Sq, Const<M>), f32, Dev, T>,
-        DecoderWeights<B, H, Sq, Sk, Dev>,
-    )
+    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, DecoderWeights<B, H, Sq, Sk, Dev>)
     where
         T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
     {
@@ -227,9 +218,7 @@ impl<
         });
         // 2. cross-attention: queries from the decoder, keys and values from the encoder
         let x = residual::<P, _, _, M, _, _>(x, &self.norm2, self.dropout, mode, |h| {
-            let (out, w) = self
-                .cross_attn
-                .forward(h, memory.clone(), memory.clone(), memory_mask);
+            let (out, w) = self.cross_attn.forward(h, memory.clone(), memory.clone(), memory_mask);
             cross_w = Some(w);
             out
         });
@@ -237,10 +226,8 @@ impl<
         let x = residual::<P, _, _, M, _, _>(x, &self.norm3, self.dropout, mode, |h| {
             self.ffn.forward(h, mode)
         });
-        let weights = DecoderWeights {
-            self_attn: self_w.expect("ran"),
-            cross_attn: cross_w.expect("ran"),
-        };
+        let weights =
+            DecoderWeights { self_attn: self_w.expect("ran"), cross_attn: cross_w.expect("ran") };
         (x, weights)
     }
     // ANCHOR_END: decoder_forward

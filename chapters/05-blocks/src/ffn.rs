@@ -23,10 +23,7 @@ pub fn dropout<S: Shape, Dev: Device<f32>, T: Tape<f32, Dev>>(
     p: f32,
     mode: Mode,
 ) -> Tensor<S, f32, Dev, T> {
-    assert!(
-        (0.0..1.0).contains(&p),
-        "dropout probability must be in [0, 1), got {p}"
-    );
+    assert!((0.0..1.0).contains(&p), "dropout probability must be in [0, 1), got {p}");
     match mode {
         Mode::Train if p > 0.0 => x.dropout(p),
         _ => x,
@@ -83,11 +80,7 @@ impl<const M: usize, const F: usize, Dev: Device<f32>> TensorCollection<f32, Dev
                     ScalarOptions::from_default(DEFAULT_DROPOUT),
                 ),
             ),
-            |(linear1, linear2, dropout)| FeedForward {
-                linear1,
-                linear2,
-                dropout,
-            },
+            |(linear1, linear2, dropout)| FeedForward { linear1, linear2, dropout },
         )
     }
 }

@@ -12,18 +12,13 @@ use crate::{DecoderBlock, EncoderBlock, LayerNorm, Mode, Placement, PostNorm, Pr
 pub fn layer_norms() -> BarChart {
     let dev = seeded_device(0);
     let x = dev.tensor_from_vec(vec![1.0f32, 2.0, 3.0, 4.0], (1, 1, Const::<4>));
-    let standard = LayerNorm::<4, f32, _>::new(&dev)
-        .forward(x.clone())
-        .as_vec();
+    let standard = LayerNorm::<4, f32, _>::new(&dev).forward(x.clone()).as_vec();
     let seed_form = StdNorm::<4, f32, _>::new(&dev).forward(x).as_vec();
-    BarChart::new(
-        "x = [1, 2, 3, 4] normalised two ways",
-        &["x1", "x2", "x3", "x4"],
-    )
-    .series("LayerNorm (biased variance)", standard)
-    .series("unbiased std + eps", seed_form)
-    .y_desc("normalised value")
-    .y_range(-1.6, 1.6)
+    BarChart::new("x = [1, 2, 3, 4] normalised two ways", &["x1", "x2", "x3", "x4"])
+        .series("LayerNorm (biased variance)", standard)
+        .series("unbiased std + eps", seed_form)
+        .y_desc("normalised value")
+        .y_range(-1.6, 1.6)
 }
 
 /// Self-attention weights of a seeded encoder block on 6 tokens, averaged over its 4 heads.
@@ -33,14 +28,9 @@ pub fn encoder_weights() -> Heatmap {
     let block = EncoderBlock::<16, 4, 4, 32, PreNorm, f32, _>::new(&dev);
     let x = dev.tensor_from_vec(normal_vec(5, 6 * 16), (1, 6, Const::<16>));
     let (_, w) = block.forward(x, None, Mode::Eval);
-    Heatmap::new(
-        "encoder self-attention (mean of 4 heads)",
-        average_heads(w).as_vec(),
-        6,
-        6,
-    )
-    .axes("key position", "query position")
-    .range(0.0, 1.0)
+    Heatmap::new("encoder self-attention (mean of 4 heads)", average_heads(w).as_vec(), 6, 6)
+        .axes("key position", "query position")
+        .range(0.0, 1.0)
 }
 // ANCHOR_END: encoder_heatmap
 
@@ -80,19 +70,11 @@ pub fn stream_std<P: Placement>(depth: usize) -> Vec<f32> {
 
 /// [`stream_std`] for 12 pre-norm and 12 post-norm blocks.
 pub fn depth() -> LineChart {
-    let points = |v: Vec<f32>| {
-        v.into_iter()
-            .enumerate()
-            .map(|(i, s)| (i as f32 + 1.0, s))
-            .collect()
-    };
-    LineChart::new(
-        "residual stream after each block",
-        "block",
-        "standard deviation",
-    )
-    .line("pre-norm", points(stream_std::<PreNorm>(12)))
-    .line("post-norm", points(stream_std::<PostNorm>(12)))
+    let points =
+        |v: Vec<f32>| v.into_iter().enumerate().map(|(i, s)| (i as f32 + 1.0, s)).collect();
+    LineChart::new("residual stream after each block", "block", "standard deviation")
+        .line("pre-norm", points(stream_std::<PreNorm>(12)))
+        .line("post-norm", points(stream_std::<PostNorm>(12)))
 }
 
 /// Every figure of the chapter with its file name.

@@ -29,10 +29,7 @@ pub fn finite_differences(x: &[f32], h: f32, f: impl Fn(&[f32]) -> f32) -> Vec<f
 /// for large ones.
 pub fn max_relative_error(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "gradients of different lengths");
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs() / y.abs().max(1.0))
-        .fold(0.0, f32::max)
+    a.iter().zip(b).map(|(x, y)| (x - y).abs() / y.abs().max(1.0)).fold(0.0, f32::max)
 }
 
 #[cfg(test)]

@@ -62,10 +62,7 @@ impl<
         mut x: Tensor<(B, S, Const<M>), f32, Dev, T>,
         mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
         mode: Mode,
-    ) -> (
-        Tensor<(B, S, Const<M>), f32, Dev, T>,
-        Vec<Tensor<(B, Const<H>, S, S), f32, Dev>>,
-    )
+    ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Vec<Tensor<(B, Const<H>, S, S), f32, Dev>>)
     where
         T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
     {
@@ -103,10 +100,7 @@ impl<
         self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
         memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
         mode: Mode,
-    ) -> (
-        Tensor<(B, Sq, Const<M>), f32, Dev, T>,
-        Vec<DecoderWeights<B, H, Sq, Sk, Dev>>,
-    )
+    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Vec<DecoderWeights<B, H, Sq, Sk, Dev>>)
     where
         T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
     {
@@ -169,13 +163,8 @@ impl<
         memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
         mode: Mode,
     ) -> Tensor<(B, St, Const<M>), f32, Dev> {
-        let memory = self
-            .encoder_norm
-            .forward(self.encoder.forward(src, src_mask, mode).0);
-        let out = self
-            .decoder
-            .forward(tgt, &memory, tgt_mask, memory_mask, mode)
-            .0;
+        let memory = self.encoder_norm.forward(self.encoder.forward(src, src_mask, mode).0);
+        let out = self.decoder.forward(tgt, &memory, tgt_mask, memory_mask, mode).0;
         self.decoder_norm.forward(out)
     }
 }
@@ -229,11 +218,7 @@ impl<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> Default
     for Seq2SeqMasks<'a, B, H, Ss, St, Dev>
 {
     fn default() -> Self {
-        Self {
-            src: None,
-            tgt: None,
-            memory: None,
-        }
+        Self { src: None, tgt: None, memory: None }
     }
 }
 
@@ -264,20 +249,13 @@ impl<
         let (b, s) = *ids.shape();
         let len = s.size();
         if len > self.max_len {
-            return Err(PositionError::TooLong {
-                len,
-                max_len: self.max_len,
-            });
+            return Err(PositionError::TooLong { len, max_len: self.max_len });
         }
         let dev = ids.device().clone();
         let x = embed_scaled(table, ids)?.reshape_like(&(b, len, Const::<M>));
         // chapter 4's table for exactly `len` positions: cheaper than one attention matmul
         let x = SinusoidalEncoding::<M, Dev>::new(&dev, len).try_forward(x)?;
-        Ok(dropout(
-            x.reshape_like(&(b, s, Const::<M>)),
-            self.dropout,
-            mode,
-        ))
+        Ok(dropout(x.reshape_like(&(b, s, Const::<M>)), self.dropout, mode))
     }
 
     /// Logits `(batch, tgt_len, tgt_vocab)` for source ids `(batch, src_len)` and target ids
@@ -300,9 +278,7 @@ impl<
         let (memory, enc_tape) = self.encoder.forward(src, masks.src, mode).0.split_tape();
         let (tgt, tgt_tape) = tgt.split_tape();
         let tgt = tgt.put_tape(tgt_tape.merge(enc_tape));
-        let (out, _) = self
-            .decoder
-            .forward(tgt, &memory, masks.tgt, masks.memory, mode);
+        let (out, _) = self.decoder.forward(tgt, &memory, masks.tgt, masks.memory, mode);
         Ok(self.out.forward(out))
     }
     // ANCHOR_END: seq2seq_forward

@@ -74,11 +74,7 @@ impl<const M: usize, Dev: Device<f32>> LayerNorm<M, f32, Dev> {
         let var = centered.retaped::<T>().square().mean::<_, Axis<2>>();
         let std = (var + self.eps as f32).sqrt();
         let shape = *centered.shape();
-        scale_shift(
-            centered / std.broadcast_like(&shape),
-            &self.gamma,
-            &self.beta,
-        )
+        scale_shift(centered / std.broadcast_like(&shape), &self.gamma, &self.beta)
     }
     // ANCHOR_END: layer_norm_forward
 }
@@ -103,20 +99,13 @@ impl<const M: usize, Dev: Device<f32>> StdNorm<M, f32, Dev> {
         &self,
         x: Tensor<(B, S, Const<M>), f32, Dev, T>,
     ) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
-        assert!(
-            M > 1,
-            "StdNorm: the unbiased std of a single feature is undefined (0 / 0)"
-        );
+        assert!(M > 1, "StdNorm: the unbiased std of a single feature is undefined (0 / 0)");
         let centered = center(x);
         // unbiased: divide the sum of squares by m - 1, then eps goes *outside* the square root
         let var = centered.retaped::<T>().square().sum::<_, Axis<2>>() / (M - 1) as f32;
         let std = var.sqrt() + self.eps as f32;
         let shape = *centered.shape();
-        scale_shift(
-            centered / std.broadcast_like(&shape),
-            &self.gamma,
-            &self.beta,
-        )
+        scale_shift(centered / std.broadcast_like(&shape), &self.gamma, &self.beta)
     }
     // ANCHOR_END: std_norm_forward
 }

@@ -22,21 +22,14 @@ fn attention_loss(dev: &Dev, q: &[f32], k: &[f32], v: &[f32], r: &[f32]) -> f32 
         dev.tensor_from_vec(v.to_vec(), shape),
         Some(&mask),
     );
-    (out * dev.tensor_from_vec(r.to_vec(), shape))
-        .sum::<Rank0, _>()
-        .array()
+    (out * dev.tensor_from_vec(r.to_vec(), shape)).sum::<Rank0, _>().array()
 }
 
 #[test]
 fn attention_gradients_match_finite_differences() {
     let dev = Dev::default();
     let n = 2 * 3 * 4;
-    let (q, k, v, r) = (
-        normal_vec(1, n),
-        normal_vec(2, n),
-        normal_vec(3, n),
-        normal_vec(4, n),
-    );
+    let (q, k, v, r) = (normal_vec(1, n), normal_vec(2, n), normal_vec(3, n), normal_vec(4, n));
     let shape = (1, Const::<2>, 3, Const::<4>);
 
     // autodiff: one backward pass gives the gradient for q, k and v at once
@@ -50,18 +43,14 @@ fn attention_gradients_match_finite_differences() {
         tv.retaped::<OwnedTape<f32, Dev>>(),
         Some(&mask),
     );
-    let grads = (out * dev.tensor_from_vec(r.clone(), shape))
-        .sum::<Rank0, _>()
-        .backward();
+    let grads = (out * dev.tensor_from_vec(r.clone(), shape)).sum::<Rank0, _>().backward();
 
     let fd_q = finite_differences(&q, H_STEP, |x| attention_loss(&dev, x, &k, &v, &r));
     let fd_k = finite_differences(&k, H_STEP, |x| attention_loss(&dev, &q, x, &v, &r));
     let fd_v = finite_differences(&v, H_STEP, |x| attention_loss(&dev, &q, &k, x, &r));
-    for (name, auto, fd) in [
-        ("q", grads.get(&tq), fd_q),
-        ("k", grads.get(&tk), fd_k),
-        ("v", grads.get(&tv), fd_v),
-    ] {
+    for (name, auto, fd) in
+        [("q", grads.get(&tq), fd_q), ("k", grads.get(&tk), fd_k), ("v", grads.get(&tv), fd_v)]
+    {
         let auto = auto.as_vec();
         let err = max_relative_error(&auto, &fd);
         assert!(
@@ -100,10 +89,9 @@ fn layer_norm_gradients_match_finite_differences() {
         l.gamma = dev.tensor_from_vec(g.to_vec(), (Const::<6>,));
         loss(&l, &x)
     });
-    for (name, auto, fd) in [
-        ("x", grads.get(&tx).as_vec(), fd_x),
-        ("gamma", grads.get(&ln.gamma).as_vec(), fd_gamma),
-    ] {
+    for (name, auto, fd) in
+        [("x", grads.get(&tx).as_vec(), fd_x), ("gamma", grads.get(&ln.gamma).as_vec(), fd_gamma)]
+    {
         let err = max_relative_error(&auto, &fd);
         assert!(
             err < TOL,
@@ -132,8 +120,5 @@ fn std_norm_gradients_match_finite_differences() {
     });
     let auto = grads.get(&tx).as_vec();
     let err = max_relative_error(&auto, &fd);
-    assert!(
-        err < TOL,
-        "autodiff {auto:?} vs finite differences {fd:?} (error {err})"
-    );
+    assert!(err < TOL, "autodiff {auto:?} vs finite differences {fd:?} (error {err})");
 }

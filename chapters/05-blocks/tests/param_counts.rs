@@ -37,18 +37,9 @@ const fn decoder_block(d: usize, f: usize) -> usize {
 #[test]
 fn worked_example_parts_d64() {
     let dev = Dev::default();
-    assert_eq!(
-        MultiHeadAttention::<64, 8, 8, f32, Dev>::new(&dev).num_trainable_params(),
-        16_640
-    );
-    assert_eq!(
-        FeedForward::<64, 256, f32, Dev>::new(&dev).num_trainable_params(),
-        16_640 + 16_448
-    );
-    assert_eq!(
-        LayerNorm::<64, f32, Dev>::new(&dev).num_trainable_params(),
-        128
-    );
+    assert_eq!(MultiHeadAttention::<64, 8, 8, f32, Dev>::new(&dev).num_trainable_params(), 16_640);
+    assert_eq!(FeedForward::<64, 256, f32, Dev>::new(&dev).num_trainable_params(), 16_640 + 16_448);
+    assert_eq!(LayerNorm::<64, f32, Dev>::new(&dev).num_trainable_params(), 128);
 }
 
 #[test]

@@ -9,10 +9,7 @@ use support::{assert_close, normal_vec, seeded_device, Dev};
 const D: usize = 8;
 
 fn tokens(seed: u64, n: usize, scale: f32, shift: f32) -> Vec<f32> {
-    normal_vec(seed, n * D)
-        .into_iter()
-        .map(|x| scale * x + shift)
-        .collect()
+    normal_vec(seed, n * D).into_iter().map(|x| scale * x + shift).collect()
 }
 
 proptest! {

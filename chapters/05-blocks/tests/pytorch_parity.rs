@@ -20,21 +20,14 @@ const FF: usize = 32;
 
 fn fixture() -> Value {
     support::fixtures::load(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/blocks_reference.json"
-        ),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/blocks_reference.json"),
         "fixtures/generate_blocks.py",
     )
 }
 
 fn flags(v: &Value, key: &str, rows: usize) -> Vec<Vec<bool>> {
-    let all: Vec<bool> = v[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("no {key:?}"))
-        .iter()
-        .map(|x| x == 1)
-        .collect();
+    let all: Vec<bool> =
+        v[key].as_array().unwrap_or_else(|| panic!("no {key:?}")).iter().map(|x| x == 1).collect();
     all.chunks(all.len() / rows).map(|c| c.to_vec()).collect()
 }
 
@@ -44,19 +37,14 @@ fn linear<const I: usize, const O: usize>(
     w: &Value,
     name: &str,
 ) {
-    l.weight = dev.tensor_from_vec(
-        floats(w, &format!("{name}.weight")),
-        (Const::<O>, Const::<I>),
-    );
+    l.weight = dev.tensor_from_vec(floats(w, &format!("{name}.weight")), (Const::<O>, Const::<I>));
     l.bias = dev.tensor_from_vec(floats(w, &format!("{name}.bias")), (Const::<O>,));
 }
 
 fn attention(dev: &Dev, m: &mut MultiHeadAttention<D, H, DK, f32, Dev>, w: &Value, name: &str) {
     for (l, part) in [(&mut m.w_q, "q"), (&mut m.w_k, "k"), (&mut m.w_v, "v")] {
-        l.weight = dev.tensor_from_vec(
-            floats(w, &format!("{name}.{part}_weight")),
-            (Const::<D>, Const::<D>),
-        );
+        l.weight = dev
+            .tensor_from_vec(floats(w, &format!("{name}.{part}_weight")), (Const::<D>, Const::<D>));
         l.bias = dev.tensor_from_vec(floats(w, &format!("{name}.{part}_bias")), (Const::<D>,));
     }
     linear(dev, &mut m.w_o, w, &format!("{name}.out_proj"));
@@ -74,10 +62,7 @@ fn norm(dev: &Dev, n: &mut LayerNorm<D, f32, Dev>, w: &Value, name: &str) {
 
 /// `true` = padding in the fixture; our masks say `true` = may attend.
 fn real_tokens(padding: Vec<Vec<bool>>) -> Vec<Vec<bool>> {
-    padding
-        .into_iter()
-        .map(|row| row.into_iter().map(|p| !p).collect())
-        .collect()
+    padding.into_iter().map(|row| row.into_iter().map(|p| !p).collect()).collect()
 }
 
 #[test]
@@ -100,11 +85,7 @@ fn layer_norm_matches_pytorch() {
 fn encoder_parity<P: Placement>(case: &str) {
     let dev = Dev::default();
     let f = &fixture()[case];
-    assert_eq!(
-        f["norm_first"].as_bool(),
-        Some(P::NORM_FIRST),
-        "{case} is for the other placement"
-    );
+    assert_eq!(f["norm_first"].as_bool(), Some(P::NORM_FIRST), "{case} is for the other placement");
     let w = &f["weights"];
     let mut block = EncoderBlock::<D, H, DK, FF, P, f32, Dev>::new(&dev);
     attention(&dev, &mut block.self_attn, w, "self_attn");
@@ -123,11 +104,7 @@ fn encoder_parity<P: Placement>(case: &str) {
 fn decoder_parity<P: Placement>(case: &str) {
     let dev = Dev::default();
     let f = &fixture()[case];
-    assert_eq!(
-        f["norm_first"].as_bool(),
-        Some(P::NORM_FIRST),
-        "{case} is for the other placement"
-    );
+    assert_eq!(f["norm_first"].as_bool(), Some(P::NORM_FIRST), "{case} is for the other placement");
     let w = &f["weights"];
     let mut block = DecoderBlock::<D, H, DK, FF, P, f32, Dev>::new(&dev);
     attention(&dev, &mut block.self_attn, w, "self_attn");
@@ -149,10 +126,7 @@ fn decoder_parity<P: Placement>(case: &str) {
     let cross = weights.cross_attn.as_vec();
     for (i, &v) in cross.iter().enumerate().skip(H * 4 * 6) {
         if i % 6 == 5 {
-            assert_eq!(
-                v, 0.0,
-                "cross-attention weight {i} on a padded memory position"
-            );
+            assert_eq!(v, 0.0, "cross-attention weight {i} on a padded memory position");
         }
     }
 }
@@ -183,11 +157,7 @@ fn parameter_counts_match_pytorch() {
     use dfdx::nn::NumParams;
     let dev = Dev::default();
     let counts = &fixture()["param_counts"];
-    let torch = |k: &str| {
-        counts[k]
-            .as_u64()
-            .unwrap_or_else(|| panic!("no count {k:?}")) as usize
-    };
+    let torch = |k: &str| counts[k].as_u64().unwrap_or_else(|| panic!("no count {k:?}")) as usize;
     assert_eq!(
         EncoderBlock::<64, 8, 8, 256, PostNorm, f32, Dev>::new(&dev).num_trainable_params(),
         torch("encoder_layer_64_8_256")

@@ -26,9 +26,7 @@ fn worked_example_layer_norm_two_forms() {
     let dev = Dev::default();
     let x = dev.tensor_from_vec(vec![1.0f32, 2.0, 3.0, 4.0], (1, 1, Const::<4>));
     // mean 2.5, biased variance 1.25, unbiased variance 5/3
-    let standard = LayerNorm::<4, f32, Dev>::new(&dev)
-        .forward(x.clone())
-        .as_vec();
+    let standard = LayerNorm::<4, f32, Dev>::new(&dev).forward(x.clone()).as_vec();
     let seed_form = StdNorm::<4, f32, Dev>::new(&dev).forward(x).as_vec();
     let a = 1.5 / (1.25f64 + 1e-5).sqrt();
     let b = 0.5 / (1.25f64 + 1e-5).sqrt();
@@ -37,12 +35,7 @@ fn worked_example_layer_norm_two_forms() {
     let s = (5.0f64 / 3.0).sqrt() + 1e-6;
     assert_close(
         &seed_form,
-        &[
-            (-1.5 / s) as f32,
-            (-0.5 / s) as f32,
-            (0.5 / s) as f32,
-            (1.5 / s) as f32,
-        ],
+        &[(-1.5 / s) as f32, (-0.5 / s) as f32, (0.5 / s) as f32, (1.5 / s) as f32],
         1e-6,
     );
     assert_close(&seed_form, &[-1.1619, -0.3873, 0.3873, 1.1619], 1e-4);
@@ -56,20 +49,12 @@ fn worked_example_layer_norm_two_forms() {
 fn worked_example_dropout_only_in_training() {
     let dev = seeded_device(0);
     let ones: Tensor<Rank1<10_000>, f32, Dev> = dev.ones();
-    assert_eq!(
-        dropout(ones.clone(), 0.25, Mode::Eval).as_vec(),
-        ones.as_vec()
-    );
+    assert_eq!(dropout(ones.clone(), 0.25, Mode::Eval).as_vec(), ones.as_vec());
     let dropped = dropout(ones, 0.25, Mode::Train).as_vec();
     let zeros = dropped.iter().filter(|&&x| x == 0.0).count();
-    assert!(
-        (2_300..=2_700).contains(&zeros),
-        "{zeros} of 10000 zeroed with p = 0.25"
-    );
+    assert!((2_300..=2_700).contains(&zeros), "{zeros} of 10000 zeroed with p = 0.25");
     // survivors are scaled by 1 / (1 - p) so the expected value stays 1
-    assert!(dropped
-        .iter()
-        .all(|&x| x == 0.0 || (x - 4.0 / 3.0).abs() < 1e-6));
+    assert!(dropped.iter().all(|&x| x == 0.0 || (x - 4.0 / 3.0).abs() < 1e-6));
 }
 
 #[test]
@@ -88,23 +73,14 @@ fn worked_example_encoder_block_2x10x64() {
     assert_eq!(y.shape().concrete(), [2, 10, 64]);
     assert_eq!(w.shape().concrete(), [2, 8, 10, 10]);
     // evaluation is deterministic
-    assert_eq!(
-        y.as_vec(),
-        pre.forward(x.clone(), None, Mode::Eval).0.as_vec()
-    );
+    assert_eq!(y.as_vec(), pre.forward(x.clone(), None, Mode::Eval).0.as_vec());
     // training applies dropout: another draw, another output
-    assert_ne!(
-        pre.forward(x.clone(), None, Mode::Train).0.as_vec(),
-        y.as_vec()
-    );
+    assert_ne!(pre.forward(x.clone(), None, Mode::Train).0.as_vec(), y.as_vec());
 
     // post-norm ends in a LayerNorm (gamma 1, beta 0): every token has mean 0 and variance 1
     let post = EncoderBlock::<64, 8, 8, 256, PostNorm, f32, Dev>::new(&dev);
     for (mean, var) in token_stats(&post.forward(x, None, Mode::Eval).0.as_vec(), 64) {
-        assert!(
-            mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3,
-            "mean {mean}, variance {var}"
-        );
+        assert!(mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3, "mean {mean}, variance {var}");
     }
 }
 
@@ -118,10 +94,7 @@ fn worked_example_zero_sublayers_make_pre_norm_the_identity() {
     block.self_attn.w_o.bias = dev.zeros();
     block.ffn.linear2.weight = dev.zeros();
     block.ffn.linear2.bias = dev.zeros();
-    assert_eq!(
-        block.forward(x.clone(), None, Mode::Eval).0.as_vec(),
-        x.as_vec()
-    );
+    assert_eq!(block.forward(x.clone(), None, Mode::Eval).0.as_vec(), x.as_vec());
     // post-norm cannot be the identity: norm(x + 0) = LayerNorm(x)
     let post = EncoderBlock::<16, 4, 4, 32, PostNorm, f32, Dev> {
         self_attn: block.self_attn.clone(),
@@ -132,11 +105,7 @@ fn worked_example_zero_sublayers_make_pre_norm_the_identity() {
         placement: std::marker::PhantomData,
     };
     let expected = block.norm2.forward(block.norm1.forward(x.clone())).as_vec();
-    assert_close(
-        &post.forward(x, None, Mode::Eval).0.as_vec(),
-        &expected,
-        1e-6,
-    );
+    assert_close(&post.forward(x, None, Mode::Eval).0.as_vec(), &expected, 1e-6);
 }
 
 #[test]
@@ -154,10 +123,7 @@ fn worked_example_decoder_block_2x8_over_2x10() {
     for (row, weights) in self_w.chunks(8).enumerate() {
         let query = row % 8;
         // causal: nothing after the query's own position, and the rest sums to 1
-        assert!(
-            weights[query + 1..].iter().all(|&x| x == 0.0),
-            "query {query}: {weights:?}"
-        );
+        assert!(weights[query + 1..].iter().all(|&x| x == 0.0), "query {query}: {weights:?}");
         assert!((weights.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         if query == 0 {
             assert_eq!(weights[0], 1.0, "the first token can only attend to itself");
@@ -172,10 +138,7 @@ type SeedModel = Seq2Seq<1000, 1000, 128, 8, 16, 512, 3, PreNorm, f32, Dev>;
 fn ids(dev: &Dev, seed: u64, batch: usize, len: usize) -> Tensor<(usize, usize), usize, Dev> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    dev.tensor_from_vec(
-        (0..batch * len).map(|_| rng.gen_range(0..1000)).collect(),
-        (batch, len),
-    )
+    dev.tensor_from_vec((0..batch * len).map(|_| rng.gen_range(0..1000)).collect(), (batch, len))
 }
 
 #[test]
@@ -184,13 +147,8 @@ fn worked_example_seq2seq_logits_2x12x1000() {
     let model = SeedModel::new(&dev);
     let (src, tgt) = (ids(&dev, 10, 2, 15), ids(&dev, 11, 2, 12));
     let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
-    let masks = || Seq2SeqMasks {
-        tgt: Some(&causal),
-        ..Default::default()
-    };
-    let logits = model
-        .try_forward(src.clone(), tgt.clone(), masks(), Mode::Eval)
-        .unwrap();
+    let masks = || Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
+    let logits = model.try_forward(src.clone(), tgt.clone(), masks(), Mode::Eval).unwrap();
     assert_eq!(logits.shape().concrete(), [2, 12, 1000]);
     let values = logits.as_vec();
     assert!(values.iter().all(|x| x.is_finite()));
@@ -199,24 +157,11 @@ fn worked_example_seq2seq_logits_2x12x1000() {
     let mut other = src.as_vec();
     other[3] = (other[3] + 1) % 1000;
     let changed = model
-        .try_forward(
-            dev.tensor_from_vec(other, (2, 15)),
-            tgt,
-            masks(),
-            Mode::Eval,
-        )
+        .try_forward(dev.tensor_from_vec(other, (2, 15)), tgt, masks(), Mode::Eval)
         .unwrap()
         .as_vec();
-    let moved = values[..12 * 1000]
-        .iter()
-        .zip(&changed)
-        .filter(|(a, b)| a != b)
-        .count();
-    assert_eq!(
-        moved,
-        12 * 1000,
-        "sequence 0's logits should all depend on its source"
-    );
+    let moved = values[..12 * 1000].iter().zip(&changed).filter(|(a, b)| a != b).count();
+    assert_eq!(moved, 12 * 1000, "sequence 0's logits should all depend on its source");
     assert_eq!(
         values[12 * 1000..],
         changed[12 * 1000..],
@@ -235,10 +180,7 @@ fn worked_example_nn_transformer_output_2x12x64() {
     assert_eq!(out.shape().concrete(), [2, 12, 64]);
     // the final decoder norm: every output token has mean 0 and variance 1
     for (mean, var) in token_stats(&out.as_vec(), 64) {
-        assert!(
-            mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3,
-            "mean {mean}, variance {var}"
-        );
+        assert!(mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3, "mean {mean}, variance {var}");
     }
 }
 
@@ -257,21 +199,9 @@ fn too_long_or_unknown_tokens_are_errors() {
             .map(|t| t.shape().concrete())
     };
     assert_eq!(run(&ok, &ok), Ok([1, 3, 12]));
-    assert_eq!(
-        run(&long, &ok),
-        Err(PositionError::TooLong { len: 7, max_len: 6 })
-    );
-    assert_eq!(
-        run(&ok, &long),
-        Err(PositionError::TooLong { len: 7, max_len: 6 })
-    );
-    assert_eq!(
-        run(&unknown, &ok),
-        Err(PositionError::TokenOutOfVocab {
-            token: 10,
-            vocab: 10
-        })
-    );
+    assert_eq!(run(&long, &ok), Err(PositionError::TooLong { len: 7, max_len: 6 }));
+    assert_eq!(run(&ok, &long), Err(PositionError::TooLong { len: 7, max_len: 6 }));
+    assert_eq!(run(&unknown, &ok), Err(PositionError::TokenOutOfVocab { token: 10, vocab: 10 }));
     // the target vocabulary is 12: id 10 is fine there
     assert_eq!(run(&ok, &unknown), Ok([1, 3, 12]));
 }
@@ -284,12 +214,7 @@ fn gradients_reach_every_part_of_the_model() {
     let tgt = dev.tensor_from_vec((0..8).map(|i| (3 * i) % 20).collect::<Vec<usize>>(), (2, 4));
     let tape = || OwnedTape::<f32, Dev>::default();
     let logits = model
-        .try_forward(
-            src.put_tape(tape()),
-            tgt.put_tape(tape()),
-            Default::default(),
-            Mode::Train,
-        )
+        .try_forward(src.put_tape(tape()), tgt.put_tape(tape()), Default::default(), Mode::Train)
         .unwrap();
     let grads = logits.square().mean::<Rank0, _>().backward();
     let norm = |t: &Tensor<(Const<16>, Const<16>), f32, Dev>| {
@@ -302,16 +227,8 @@ fn gradients_reach_every_part_of_the_model() {
     );
     assert!(norm(&model.decoder.layers[1].cross_attn.w_k.weight) > 0.0);
     assert!(norm(&model.decoder.layers[0].self_attn.w_v.weight) > 0.0);
-    assert!(grads
-        .get(&model.src_embed.weight)
-        .as_vec()
-        .iter()
-        .any(|&g| g != 0.0));
-    assert!(grads
-        .get(&model.out.weight)
-        .as_vec()
-        .iter()
-        .any(|&g| g != 0.0));
+    assert!(grads.get(&model.src_embed.weight).as_vec().iter().any(|&g| g != 0.0));
+    assert!(grads.get(&model.out.weight).as_vec().iter().any(|&g| g != 0.0));
 }
 
 #[test]
@@ -322,9 +239,6 @@ fn worked_example_depth_twelve_blocks() {
     assert!(post.iter().all(|s| (s - 1.0).abs() < 1e-3), "{post:?}");
     // pre-norm adds to a stream that is never normalised: it grows with depth
     let pre = stream_std::<PreNorm>(12);
-    assert!(
-        (pre[0] - 1.10).abs() < 0.01 && (pre[11] - 1.84).abs() < 0.01,
-        "{pre:?}"
-    );
+    assert!((pre[0] - 1.10).abs() < 0.01 && (pre[11] - 1.84).abs() < 0.01, "{pre:?}");
     assert!(pre.windows(4).all(|w| w[3] > w[0]), "not growing: {pre:?}");
 }

@@ -31,10 +31,7 @@ fn main() {
     // ANCHOR: padding
     println!("\nSequences: {SEQUENCES:?}");
     println!("Padding mask (1 = padding, ignore):");
-    println!(
-        "{}",
-        format01(&padding_positions(&dev, &SEQUENCES, PAD).rows01())
-    );
+    println!("{}", format01(&padding_positions(&dev, &SEQUENCES, PAD).rows01()));
     println!("Real tokens (1 = may attend):");
     println!("{}", format01(&rows01(&real_tokens(&dev, &SEQUENCES, PAD))));
 
@@ -45,26 +42,15 @@ fn main() {
     let (output, weights) = mha.self_attention(x, Some(&mask));
     println!("\nOutput shape: {:?}", output.shape().concrete());
     let w = weights.as_vec(); // (3, 4, 6, 6), row-major
-    let on_pad = (0..w.len())
-        .filter(|&i| SEQUENCES[i / (4 * 36)][i % 6] == PAD)
-        .map(|i| w[i]);
-    println!(
-        "Largest weight on a PAD key: {}",
-        on_pad.fold(0.0f32, f32::max)
-    );
+    let on_pad = (0..w.len()).filter(|&i| SEQUENCES[i / (4 * 36)][i % 6] == PAD).map(|i| w[i]);
+    println!("Largest weight on a PAD key: {}", on_pad.fold(0.0f32, f32::max));
     // ANCHOR_END: padding
 
     // ANCHOR: combined
-    println!(
-        "\nCausal mask shape: {:?}",
-        causal_blocked(&dev, 6).tensor().shape().concrete()
-    );
+    println!("\nCausal mask shape: {:?}", causal_blocked(&dev, 6).tensor().shape().concrete());
     println!(
         "Padding mask shape: {:?}",
-        padding_positions(&dev, &TARGETS, PAD)
-            .tensor()
-            .shape()
-            .concrete()
+        padding_positions(&dev, &TARGETS, PAD).tensor().shape().concrete()
     );
     let tgt_mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     println!("Combined mask shape: {:?}", tgt_mask.shape().concrete());

@@ -12,33 +12,20 @@ use crate::{
 
 /// The tokens of a sequence as labels, `PAD` for the padding id.
 pub fn token_labels(ids: &[usize]) -> Vec<String> {
-    ids.iter()
-        .map(|&t| {
-            if t == PAD {
-                "PAD".to_string()
-            } else {
-                t.to_string()
-            }
-        })
-        .collect()
+    ids.iter().map(|&t| if t == PAD { "PAD".to_string() } else { t.to_string() }).collect()
 }
 
 fn mask_heatmap(title: &str, rows: Vec<Vec<u8>>) -> Heatmap {
     let (r, c) = (rows.len(), rows[0].len());
     let values = rows.into_iter().flatten().map(f32::from).collect();
-    Heatmap::new(title, values, r, c)
-        .decimals(Some(0))
-        .range(0.0, 1.0)
+    Heatmap::new(title, values, r, c).decimals(Some(0)).range(0.0, 1.0)
 }
 
 /// The causal mask for 5 tokens, 1 = may attend.
 pub fn causal() -> Heatmap {
     let dev = Dev::default();
-    mask_heatmap(
-        "causal mask, 1 = may attend",
-        rows01(&causal_allowed(&dev, 5)),
-    )
-    .axes("key position", "query position")
+    mask_heatmap("causal mask, 1 = may attend", rows01(&causal_allowed(&dev, 5)))
+        .axes("key position", "query position")
 }
 
 /// The padding mask of the three sequences, 1 = padding (PyTorch's `key_padding_mask` convention).
@@ -53,12 +40,9 @@ pub fn combined() -> Heatmap {
     let dev = Dev::default();
     let mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<1>);
     let tokens = token_labels(&TARGETS[0]);
-    mask_heatmap(
-        "causal AND not padding, 1 = may attend",
-        rows01_of(&mask, 0, 0),
-    )
-    .labels(&tokens, &tokens)
-    .axes("key", "query")
+    mask_heatmap("causal AND not padding, 1 = may attend", rows01_of(&mask, 0, 0))
+        .labels(&tokens, &tokens)
+        .axes("key", "query")
 }
 
 // ANCHOR: masked_weights
@@ -78,14 +62,9 @@ pub fn masked_weights_values() -> Vec<f32> {
 /// [`masked_weights_values`] as a heatmap.
 pub fn masked_weights() -> Heatmap {
     let tokens = token_labels(&TARGETS[0]);
-    Heatmap::new(
-        "attention weights under the decoder mask",
-        masked_weights_values(),
-        6,
-        6,
-    )
-    .labels(&tokens, &tokens)
-    .range(0.0, 1.0)
+    Heatmap::new("attention weights under the decoder mask", masked_weights_values(), 6, 6)
+        .labels(&tokens, &tokens)
+        .range(0.0, 1.0)
 }
 
 /// Every figure of the chapter with its file name.

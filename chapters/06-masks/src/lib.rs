@@ -88,10 +88,7 @@ impl<Dev: Device<f32>> Blocked<(usize, usize), Dev> {
 // Causal masks
 
 fn check_len(what: &str, n: usize) {
-    assert!(
-        n > 0,
-        "{what}: a sequence of length 0 has nothing to mask; pass n >= 1"
-    );
+    assert!(n > 0, "{what}: a sequence of length 0 has nothing to mask; pass n >= 1");
 }
 
 // ANCHOR: causal
@@ -123,19 +120,13 @@ pub fn causal_blocked<Dev: Device<f32>>(dev: &Dev, n: usize) -> Blocked<(usize, 
 
 /// Checks a batch of token ids: at least one sequence, all of one non-zero length.
 fn check_batch(what: &str, ids: &[impl AsRef<[usize]>]) -> usize {
-    assert!(
-        !ids.is_empty(),
-        "{what}: the batch is empty; give at least one sequence of token ids"
-    );
+    assert!(!ids.is_empty(), "{what}: the batch is empty; give at least one sequence of token ids");
     let len = ids[0].as_ref().len();
     for (i, seq) in ids.iter().enumerate() {
         let n = seq.as_ref().len();
         assert_eq!(n, len, "{what}: sequence {i} has {n} tokens, sequence 0 has {len}; pad every sequence to one length first");
     }
-    assert!(
-        len > 0,
-        "{what}: the sequences are empty; a sequence needs at least one position"
-    );
+    assert!(len > 0, "{what}: the sequences are empty; a sequence needs at least one position");
     len
 }
 
@@ -153,10 +144,8 @@ pub fn real_tokens<Dev: Device<f32>>(
     pad: usize,
 ) -> Tensor<(usize, usize), bool, Dev> {
     check_batch("real_tokens", ids);
-    let flags: Vec<Vec<bool>> = ids
-        .iter()
-        .map(|seq| seq.as_ref().iter().map(|&t| t != pad).collect())
-        .collect();
+    let flags: Vec<Vec<bool>> =
+        ids.iter().map(|seq| seq.as_ref().iter().map(|&t| t != pad).collect()).collect();
     key_padding_mask(dev, &flags) // chapter 1: (batch, seq), true = real
 }
 
@@ -272,11 +261,7 @@ impl<const H: usize, Dev: Device<f32>> MaskSet<H, Dev> {
 
     /// Borrowed as chapter 5's `Seq2SeqMasks`.
     pub fn as_seq2seq(&self) -> Seq2SeqMasks<'_, usize, H, usize, usize, Dev> {
-        Seq2SeqMasks {
-            src: Some(&self.src),
-            tgt: Some(&self.tgt),
-            memory: Some(&self.memory),
-        }
+        Seq2SeqMasks { src: Some(&self.src), tgt: Some(&self.tgt), memory: Some(&self.memory) }
     }
 }
 // ANCHOR_END: mask_set
@@ -319,10 +304,7 @@ pub fn attention_additive<B, H, Sq, Sk, const DK: usize, const DV: usize, Dev, T
     k: Tensor<(B, H, Sk, Const<DK>), f32, Dev, T>,
     v: Tensor<(B, H, Sk, Const<DV>), f32, Dev, T>,
     mask: &Tensor<(B, H, Sq, Sk), f32, Dev>,
-) -> (
-    Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>,
-    Tensor<(B, H, Sq, Sk), f32, Dev>,
-)
+) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Tensor<(B, H, Sq, Sk), f32, Dev>)
 where
     B: Dim,
     H: Dim,
@@ -374,15 +356,7 @@ pub fn rows01_of<B: Dim, H: Dim, Sq: Dim, Sk: Dim, Dev: Device<f32>>(
 pub fn format01(rows: &[Vec<u8>]) -> String {
     let lines: Vec<String> = rows
         .iter()
-        .map(|r| {
-            format!(
-                "[{}]",
-                r.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+        .map(|r| format!("[{}]", r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")))
         .collect();
     format!("[{}]", lines.join(",\n "))
 }

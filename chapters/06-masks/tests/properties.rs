@@ -20,10 +20,7 @@ const H: usize = 4;
 /// Row-major `(n, D)` token vectors with the tokens where `replace(token)` holds drawn afresh.
 fn replace_tokens(x: &[f32], seed: u64, replace: impl Fn(usize) -> bool) -> Vec<f32> {
     let other = normal_vec(seed ^ 0x5eed, x.len());
-    x.iter()
-        .enumerate()
-        .map(|(i, &v)| if replace(i / D) { other[i] } else { v })
-        .collect()
+    x.iter().enumerate().map(|(i, &v)| if replace(i / D) { other[i] } else { v }).collect()
 }
 
 /// Sequences of the given real lengths, right-padded to `len` with PAD (0); real ids are 1..
@@ -32,13 +29,7 @@ fn right_padded(lens: &[usize], len: usize, seed: u64) -> Vec<Vec<usize>> {
         .enumerate()
         .map(|(b, &l)| {
             (0..len)
-                .map(|j| {
-                    if j < l {
-                        1 + (seed as usize + 3 * b + j) % 9
-                    } else {
-                        PAD
-                    }
-                })
+                .map(|j| if j < l { 1 + (seed as usize + 3 * b + j) % 9 } else { PAD })
                 .collect()
         })
         .collect()
@@ -53,21 +44,14 @@ fn causal_holds<P: Placement>(seed: u64, batch: usize, n: usize, m: usize, i: us
     let mask = broadcast_mask(causal_allowed(&dev, n), batch, Const::<H>);
     let run = |rows: Vec<f32>| {
         let x = dev.tensor_from_vec(rows, (batch, n, Const::<D>));
-        decoder
-            .forward(x, &memory, Some(&mask), None, Mode::Eval)
-            .0
-            .as_vec()
+        decoder.forward(x, &memory, Some(&mask), None, Mode::Eval).0.as_vec()
     };
     let x = normal_vec(seed + 2, batch * n * D);
     let later = |token: usize| token % n > i;
     let (y, y_changed) = (run(x.clone()), run(replace_tokens(&x, seed, later)));
     for b in 0..batch {
         let seq = b * n * D;
-        assert_close(
-            &y_changed[seq..seq + (i + 1) * D],
-            &y[seq..seq + (i + 1) * D],
-            1e-6,
-        );
+        assert_close(&y_changed[seq..seq + (i + 1) * D], &y[seq..seq + (i + 1) * D], 1e-6);
         if i + 1 < n {
             // not vacuous: what comes after position i does change
             assert!(
@@ -91,11 +75,7 @@ fn padding_is_invisible<P: Placement>(seed: u64, lens: &[usize], len: usize) {
     let is_pad = |token: usize| ids[token / len][token % len] == PAD;
     let run = |rows: Vec<f32>| {
         encoder
-            .forward(
-                dev.tensor_from_vec(rows, (batch, len, Const::<D>)),
-                Some(&mask),
-                Mode::Eval,
-            )
+            .forward(dev.tensor_from_vec(rows, (batch, len, Const::<D>)), Some(&mask), Mode::Eval)
             .0
             .as_vec()
     };

@@ -81,20 +81,12 @@ fn worked_example_padding_mask() {
     assert_eq!(pad.tensor().shape().concrete(), [3, 6]);
     assert_eq!(
         pad.rows01(),
-        vec![
-            vec![0, 0, 0, 0, 1, 1],
-            vec![0, 0, 0, 0, 0, 0],
-            vec![0, 0, 1, 1, 1, 1]
-        ]
+        vec![vec![0, 0, 0, 0, 1, 1], vec![0, 0, 0, 0, 0, 0], vec![0, 0, 1, 1, 1, 1]]
     );
     let real = real_tokens(&dev, &SEQUENCES, PAD); // true = may attend
     assert_eq!(
         rows01(&real),
-        vec![
-            vec![1, 1, 1, 1, 0, 0],
-            vec![1, 1, 1, 1, 1, 1],
-            vec![1, 1, 0, 0, 0, 0]
-        ]
+        vec![vec![1, 1, 1, 1, 0, 0], vec![1, 1, 1, 1, 1, 1], vec![1, 1, 0, 0, 0, 0]]
     );
     assert_eq!(rows01(&pad.to_allowed()), rows01(&real));
     // the same from Vec, array and slice inputs
@@ -133,13 +125,7 @@ fn worked_example_combined_decoder_mask() {
     let dev = Dev::default();
     // the two parts, with the shapes the tutorial prints
     assert_eq!(causal_blocked(&dev, 6).tensor().shape().concrete(), [6, 6]);
-    assert_eq!(
-        padding_positions(&dev, &TARGETS, PAD)
-            .tensor()
-            .shape()
-            .concrete(),
-        [2, 6]
-    );
+    assert_eq!(padding_positions(&dev, &TARGETS, PAD).tensor().shape().concrete(), [2, 6]);
     // combined and broadcast over 4 heads: (2, 4, 6, 6), 1 = may attend
     let mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     assert_eq!(mask.shape().concrete(), [2, 4, 6, 6]);
@@ -162,24 +148,12 @@ fn worked_example_combined_decoder_mask() {
         1, 1, 1, 1, 1, 1, // no padding: the plain causal mask
     ];
     for head in 0..4 {
-        assert_eq!(
-            flat(&rows01_of(&mask, 0, head)),
-            first,
-            "sequence 0, head {head}"
-        );
-        assert_eq!(
-            flat(&rows01_of(&mask, 1, head)),
-            second,
-            "sequence 1, head {head}"
-        );
+        assert_eq!(flat(&rows01_of(&mask, 0, head)), first, "sequence 0, head {head}");
+        assert_eq!(flat(&rows01_of(&mask, 1, head)), second, "sequence 1, head {head}");
     }
     // the whole tensor, in memory order: every head of a sequence is the same matrix
     let all: Vec<u8> = mask.as_vec().into_iter().map(u8::from).collect();
-    let expected: Vec<u8> = [first; 4]
-        .concat()
-        .into_iter()
-        .chain([second; 4].concat())
-        .collect();
+    let expected: Vec<u8> = [first; 4].concat().into_iter().chain([second; 4].concat()).collect();
     assert_eq!(all, expected);
     assert!(fully_masked_rows(&mask).is_empty());
 }
@@ -217,11 +191,7 @@ fn worked_example_decoder_layer_with_masks() {
     assert_eq!(w.cross_attn.shape().concrete(), [2, 4, 6, 10]);
     // every blocked pair has weight exactly 0, every allowed pair a positive one
     for (i, (&allowed, &weight)) in mask.as_vec().iter().zip(&w.self_attn.as_vec()).enumerate() {
-        assert_eq!(
-            allowed,
-            weight > 0.0,
-            "pair {i}: allowed {allowed}, weight {weight}"
-        );
+        assert_eq!(allowed, weight > 0.0, "pair {i}: allowed {allowed}, weight {weight}");
     }
 }
 
@@ -236,10 +206,7 @@ fn worked_example_broadcast_axes() {
     expected_wrong.extend(vec![vec![0u8; 6]; 4]);
     assert_eq!(rows01_of(&wrong, 0, 0), expected_wrong);
     // the wrong one lets the real tokens read the padding, and leaves the PAD queries nothing
-    assert_eq!(
-        fully_masked_rows(&wrong),
-        vec![[0, 0, 2], [0, 0, 3], [0, 0, 4], [0, 0, 5]]
-    );
+    assert_eq!(fully_masked_rows(&wrong), vec![[0, 0, 2], [0, 0, 3], [0, 0, 4], [0, 0, 5]]);
     assert!(fully_masked_rows(&right).is_empty());
 }
 
@@ -311,30 +278,16 @@ fn worked_example_mask_set() {
     assert_eq!(masks.src.shape().concrete(), [2, 4, 6, 6]);
     assert_eq!(masks.tgt.shape().concrete(), [2, 4, 6, 6]);
     assert_eq!(masks.memory.shape().concrete(), [2, 4, 6, 6]);
-    assert_eq!(
-        masks.src.as_vec(),
-        encoder_mask(&dev, src, PAD, Const::<4>).as_vec()
-    );
-    assert_eq!(
-        masks.tgt.as_vec(),
-        decoder_self_mask(&dev, tgt, PAD, Const::<4>).as_vec()
-    );
-    assert_eq!(
-        masks.memory.as_vec(),
-        memory_mask(&dev, src, PAD, Const::<4>, 6).as_vec()
-    );
+    assert_eq!(masks.src.as_vec(), encoder_mask(&dev, src, PAD, Const::<4>).as_vec());
+    assert_eq!(masks.tgt.as_vec(), decoder_self_mask(&dev, tgt, PAD, Const::<4>).as_vec());
+    assert_eq!(masks.memory.as_vec(), memory_mask(&dev, src, PAD, Const::<4>, 6).as_vec());
     // source 0 is [5, 12, 8, 3, PAD, PAD]: every target position sees its first four tokens
-    assert_eq!(
-        rows01_of(&masks.memory, 0, 3),
-        vec![vec![1, 1, 1, 1, 0, 0]; 6]
-    );
+    assert_eq!(rows01_of(&masks.memory, 0, 3), vec![vec![1, 1, 1, 1, 0, 0]; 6]);
     // and chapter 5's model takes them as they are
     let model = Seq2Seq::<13, 10, 16, 4, 4, 32, 1, PreNorm, f32, _>::new(&dev);
     let src_ids = dev.tensor_from_vec(src.concat(), (2, 6));
     let tgt_ids = dev.tensor_from_vec(tgt.concat(), (2, 6));
-    let logits = model
-        .try_forward(src_ids, tgt_ids, masks.as_seq2seq(), Mode::Eval)
-        .unwrap();
+    let logits = model.try_forward(src_ids, tgt_ids, masks.as_seq2seq(), Mode::Eval).unwrap();
     assert_eq!(logits.shape().concrete(), [2, 6, 10]);
     assert!(logits.as_vec().iter().all(|v| v.is_finite()));
 }

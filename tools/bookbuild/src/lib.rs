@@ -164,11 +164,7 @@ pub fn find_problems(root: &Path) -> Result<Vec<Problem>> {
     let toml_path = book.join("book.toml");
     let mut katex_cfg = mdbook_katex::cfg::KatexConfig::default();
     if !toml_path.is_file() {
-        problems.push(Problem {
-            file: rel(&toml_path),
-            line: 0,
-            message: "missing".into(),
-        });
+        problems.push(Problem { file: rel(&toml_path), line: 0, message: "missing".into() });
     } else {
         match Config::from_disk(&toml_path) {
             Err(e) => problems.push(Problem {
@@ -241,10 +237,8 @@ pub fn find_problems(root: &Path) -> Result<Vec<Problem>> {
                 for (title, location) in summary_links(&summary) {
                     if !src.join(&location).is_file() {
                         let needle = format!("]({})", location.display());
-                        let line = text
-                            .lines()
-                            .position(|l| l.contains(&needle))
-                            .map_or(0, |i| i + 1);
+                        let line =
+                            text.lines().position(|l| l.contains(&needle)).map_or(0, |i| i + 1);
                         problems.push(Problem {
                             file: rel(&summary_path),
                             line,
@@ -268,11 +262,7 @@ pub fn find_problems(root: &Path) -> Result<Vec<Problem>> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let lines = LineIndex::new(&text);
         let mut add = |offset: usize, message: String| {
-            problems.push(Problem {
-                file: rel(&path),
-                line: lines.line(offset),
-                message,
-            });
+            problems.push(Problem { file: rel(&path), line: lines.line(offset), message });
         };
         let dir = path.parent().unwrap_or(&src);
         check_includes(&text, dir, &mut add);
@@ -284,14 +274,9 @@ pub fn find_problems(root: &Path) -> Result<Vec<Problem>> {
             let opts = if display { &display_opts } else { &inline_opts };
             if let Err(e) = katex::render_with_opts(tex, opts) {
                 let e = e.to_string();
-                let e = e
-                    .strip_prefix("failed to execute js (detail: ")
-                    .unwrap_or(&e);
+                let e = e.strip_prefix("failed to execute js (detail: ").unwrap_or(&e);
                 let e = e.strip_suffix(')').unwrap_or(e);
-                add(
-                    offset,
-                    format!("formula `{}` does not render: {e}", tex.trim()),
-                );
+                add(offset, format!("formula `{}` does not render: {e}", tex.trim()));
             }
         }
     }
@@ -354,10 +339,7 @@ fn check_includes(text: &str, dir: &Path, add: &mut impl FnMut(usize, String)) {
         let contents = match std::fs::read_to_string(&path) {
             Ok(c) => c,
             Err(_) => {
-                add(
-                    offset,
-                    format!("`{{{{#{kind} {target}}}}}`: file `{file}` does not exist"),
-                );
+                add(offset, format!("`{{{{#{kind} {target}}}}}`: file `{file}` does not exist"));
                 continue;
             }
         };
@@ -368,18 +350,13 @@ fn check_includes(text: &str, dir: &Path, add: &mut impl FnMut(usize, String)) {
             let start = first.parse::<usize>().unwrap_or(1);
             let n = contents.lines().count();
             if start > n {
-                add(
-                    offset,
-                    format!("`{{{{#{kind} {target}}}}}`: `{file}` has only {n} lines"),
-                );
+                add(offset, format!("`{{{{#{kind} {target}}}}}`: `{file}` has only {n} lines"));
             }
             continue;
         }
         let anchor = first;
         let has = |re: &Regex| {
-            contents
-                .lines()
-                .any(|l| re.captures(l).is_some_and(|c| &c["name"] == anchor))
+            contents.lines().any(|l| re.captures(l).is_some_and(|c| &c["name"] == anchor))
         };
         let (start, end) = (has(&ANCHOR_START), has(&ANCHOR_END));
         if !start || !end {
@@ -410,10 +387,7 @@ fn is_external(url: &str) -> bool {
 fn has_scheme(url: &str) -> bool {
     // `mailto:`, `data:`, `https://`, ...
     url.split_once(':').is_some_and(|(scheme, _)| {
-        !scheme.is_empty()
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
     })
 }
 
@@ -464,10 +438,7 @@ fn check_local(
         return; // `#fragment` on the same page
     }
     if path_part.starts_with('/') {
-        add(
-            offset,
-            format!("{what} `{url}` is an absolute path; use a path relative to the page"),
-        );
+        add(offset, format!("{what} `{url}` is an absolute path; use a path relative to the page"));
         return;
     }
     let target = normalize(&dir.join(percent_decode(path_part)));
@@ -622,7 +593,8 @@ pub fn dedent_code_blocks(markdown: &str) -> String {
             continue;
         }
         // find the closing fence
-        let Some(end) = (i + 1..lines.len()).find(|&j| lines[j].trim_start().starts_with("```")) else {
+        let Some(end) = (i + 1..lines.len()).find(|&j| lines[j].trim_start().starts_with("```"))
+        else {
             i += 1;
             continue;
         };
@@ -666,11 +638,7 @@ pub fn check_output(dir: &Path) -> Result<Vec<Problem>> {
         let lines = LineIndex::new(&text);
         let file = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
         let mut add = |offset: usize, message: String| {
-            problems.push(Problem {
-                file: file.clone(),
-                line: lines.line(offset),
-                message,
-            });
+            problems.push(Problem { file: file.clone(), line: lines.line(offset), message });
         };
         if ext == "css" {
             for cap in CSS_URL.captures_iter(&text) {
@@ -688,10 +656,7 @@ pub fn check_output(dir: &Path) -> Result<Vec<Problem>> {
             for attr in ATTR.captures_iter(whole.as_str()) {
                 let url = attr.get(2).or(attr.get(3)).map_or("", |m| m.as_str());
                 if is_external(url) {
-                    add(
-                        whole.start(),
-                        format!("<{}> loads `{url}` from the network", &tag[1]),
-                    );
+                    add(whole.start(), format!("<{}> loads `{url}` from the network", &tag[1]));
                 }
             }
         }
@@ -700,10 +665,7 @@ pub fn check_output(dir: &Path) -> Result<Vec<Problem>> {
             let context: String = visible[i.saturating_sub(40)..].chars().take(100).collect();
             add(
                 0,
-                format!(
-                    "unrendered display math (`$$`) in the page text: …{}…",
-                    context.trim()
-                ),
+                format!("unrendered display math (`$$`) in the page text: …{}…", context.trim()),
             );
         }
     }
@@ -752,10 +714,7 @@ pub fn serve(root: &Path, addr: &str) -> Result<()> {
     let dir = build(root)?;
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let url = format!("http://{}/", listener.local_addr()?);
-    println!(
-        "Serving the book from {} at {url} (Ctrl-C to stop)",
-        dir.display()
-    );
+    println!("Serving the book from {} at {url} (Ctrl-C to stop)", dir.display());
     accept_loop(listener, dir, Arc::new(AtomicBool::new(false)));
     Ok(())
 }
@@ -802,12 +761,7 @@ pub fn serve_in_background(dir: &Path) -> Result<(String, ServerHandle)> {
     let stop = Arc::new(AtomicBool::new(false));
     let (dir, flag) = (dir.to_path_buf(), stop.clone());
     let acceptor = std::thread::spawn(move || accept_loop(listener, dir, flag));
-    let handle = ServerHandle {
-        url: url.clone(),
-        addr,
-        stop,
-        acceptor: Some(acceptor),
-    };
+    let handle = ServerHandle { url: url.clone(), addr, stop, acceptor: Some(acceptor) };
     Ok((url, handle))
 }
 
@@ -910,28 +864,18 @@ fn route(method: &str, target: &str, dir: &Path) -> Reply {
         }
         file.push("index.html");
     }
-    let (status, file) = if file.is_file() {
-        (200, file)
-    } else {
-        (404, dir.join("404.html"))
-    };
+    let (status, file) = if file.is_file() { (200, file) } else { (404, dir.join("404.html")) };
     match std::fs::read(&file) {
-        Ok(body) => Reply {
-            status,
-            headers: vec![("Content-Type", content_type(&file).into())],
-            body,
-        },
+        Ok(body) => {
+            Reply { status, headers: vec![("Content-Type", content_type(&file).into())], body }
+        }
         Err(_) => text(404, "not found"),
     }
 }
 
 /// The `Content-Type` for a file name.
 pub fn content_type(path: &Path) -> &'static str {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "css" => "text/css; charset=utf-8",
@@ -1003,9 +947,7 @@ mod tests {
 
     #[test]
     fn include_lines() {
-        assert!(is_include_line(
-            "{{#include ../../chapters/x/src/lib.rs:attn}}"
-        ));
+        assert!(is_include_line("{{#include ../../chapters/x/src/lib.rs:attn}}"));
         assert!(is_include_line("  {{#rustdoc_include a.rs}}  "));
         assert!(!is_include_line("fn main() {}"));
         assert!(!is_include_line("{{#include a.rs}} // trailing"));
@@ -1014,10 +956,7 @@ mod tests {
     #[test]
     fn requests_cannot_leave_the_folder() {
         let dir = Path::new("/srv/book");
-        assert_eq!(
-            resolve(dir, "/a/b.html"),
-            Some(dir.join("a").join("b.html"))
-        );
+        assert_eq!(resolve(dir, "/a/b.html"), Some(dir.join("a").join("b.html")));
         assert_eq!(resolve(dir, "/a%20b.html"), Some(dir.join("a b.html")));
         assert_eq!(resolve(dir, "/../etc/passwd"), None);
         assert_eq!(resolve(dir, "/%2e%2e/etc/passwd"), None);
@@ -1049,10 +988,7 @@ mod tests {
         assert_eq!(get("/sub").headers, vec![("Location", "/sub/".to_string())]);
         assert_eq!(get("/sub/").body, b"sub");
         let missing = get("/nope.html");
-        assert_eq!(
-            (missing.status, missing.body.as_slice()),
-            (404, b"lost".as_slice())
-        );
+        assert_eq!((missing.status, missing.body.as_slice()), (404, b"lost".as_slice()));
         assert_eq!(get("/../x").status, 400);
         assert_eq!(route("POST", "/", &dir).status, 405);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -1073,16 +1009,11 @@ mod tests {
         assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'));
         let addr = url.trim_start_matches("http://").trim_end_matches('/');
         let mut stream = TcpStream::connect(addr).unwrap();
-        stream
-            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            .unwrap();
+        stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
         let mut response = String::new();
         std::io::Read::read_to_string(&mut stream, &mut response).unwrap();
         assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
-        assert!(
-            response.contains("Content-Type: text/html; charset=utf-8\r\n"),
-            "{response}"
-        );
+        assert!(response.contains("Content-Type: text/html; charset=utf-8\r\n"), "{response}");
         assert!(response.ends_with("\r\n\r\n<p>hi</p>"), "{response}");
         handle.stop();
         let _ = std::fs::remove_dir_all(&dir);
@@ -1092,9 +1023,6 @@ mod tests {
     fn content_types() {
         assert_eq!(content_type(Path::new("a.woff2")), "font/woff2");
         assert_eq!(content_type(Path::new("a.svg")), "image/svg+xml");
-        assert_eq!(
-            content_type(Path::new("x/index.html")),
-            "text/html; charset=utf-8"
-        );
+        assert_eq!(content_type(Path::new("x/index.html")), "text/html; charset=utf-8");
     }
 }
