@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use workspace_checks::workspace_root;
 
 /// The pages of the book, in order, as `SUMMARY.md` must list them.
-const PAGES: [(&str, &str); 10] = [
+const PAGES: [(&str, &str); 11] = [
     ("Introduction", "introduction.md"),
     ("Dot-product attention", "01-dot-product-attention.md"),
     ("Queries, keys and values", "02-qkv.md"),
@@ -20,6 +20,7 @@ const PAGES: [(&str, &str); 10] = [
     ("Vision Transformers", "07-vit.md"),
     ("Efficient attention", "08-efficient-attention.md"),
     ("Capstone: training a seq2seq Transformer", "09-capstone.md"),
+    ("References", "references.md"),
 ];
 
 #[test]

@@ -44,6 +44,23 @@ pub fn normal_vec(seed: u64, n: usize) -> Vec<f32> {
     out
 }
 
+/// A tensor of `shape` filled with [`normal_vec`]`(seed, ..)`: the same numbers on every device.
+///
+/// ```
+/// use dfdx::prelude::*;
+/// let dev = support::Dev::default();
+/// let x = support::normal_tensor(&dev, 7, (2, 3, Const::<4>));
+/// assert_eq!(x.shape().concrete(), [2, 3, 4]);
+/// assert_eq!(x.as_vec(), support::normal_vec(7, 24));
+/// ```
+pub fn normal_tensor<S: dfdx::shapes::Shape, D: dfdx::tensor::TensorFromVec<f32>>(
+    dev: &D,
+    seed: u64,
+    shape: S,
+) -> dfdx::tensor::Tensor<S, f32, D> {
+    dev.tensor_from_vec(normal_vec(seed, shape.num_elements()), shape)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

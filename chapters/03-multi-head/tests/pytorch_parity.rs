@@ -2,7 +2,7 @@
 //! outputs and per-head weights. The reference values are in `fixtures/mha_reference.json`, written
 //! by `fixtures/generate_mha.py`.
 
-use ch01_attention::{broadcast_mask, causal_mask};
+use ch01_attention::{broadcast_mask, causal_allowed};
 use ch03_multi_head::MultiHeadAttention;
 use dfdx::prelude::*;
 use serde_json::Value;
@@ -75,7 +75,7 @@ fn parity_with_pytorch_causal_mask() {
     let (b, s) = (size(c, "batch"), size(c, "len"));
     let x = dev.tensor_from_vec(floats(c, "x"), (b, s, Const::<16>));
     // PyTorch's mask says True = blocked (triu, diagonal 1); ours says true = allowed (tril)
-    let mask = broadcast_mask(causal_mask(&dev, s), b, Const::<4>);
+    let mask = broadcast_mask(causal_allowed(&dev, s), b, Const::<4>);
     let (out, w) = mha.self_attention(x, Some(&mask));
     assert_close(&out.as_vec(), &floats(c, "output"), 1e-5);
     assert_close(&w.as_vec(), &floats(c, "weights"), 1e-5);

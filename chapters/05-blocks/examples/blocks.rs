@@ -1,5 +1,5 @@
 //! Encoder and decoder blocks on the sources' demo sizes: `cargo run -p ch05-blocks --example blocks`.
-use ch01_attention::{broadcast_mask, causal_mask};
+use ch01_attention::{broadcast_mask, causal_allowed};
 use ch05_blocks::{DecoderBlock, EncoderBlock, Mode, PostNorm, PreNorm};
 use dfdx::nn::NumParams;
 use dfdx::prelude::*;
@@ -24,7 +24,7 @@ fn main() {
     let decoder_block = Decoder64::new(&dev);
     let tgt = dev.tensor_from_vec(normal_vec(1, 2 * 8 * 64), (2, 8, Const::<64>)); // 8 target tokens
     let encoder_out = dev.tensor_from_vec(normal_vec(2, 2 * 10 * 64), (2, 10, Const::<64>)); // 10 source tokens
-    let causal = broadcast_mask(causal_mask(&dev, 8), 2, Const::<8>); // true = may attend
+    let causal = broadcast_mask(causal_allowed(&dev, 8), 2, Const::<8>); // true = may attend
     let (output, weights) =
         decoder_block.forward(tgt.clone(), &encoder_out, Some(&causal), None, Mode::Eval);
     println!();

@@ -1,6 +1,6 @@
 //! The full sequence-to-sequence model and `nn.Transformer`'s layout on the sources' demo sizes:
 //! `cargo run -p ch05-blocks --example transformer`.
-use ch01_attention::{broadcast_mask, causal_mask};
+use ch01_attention::{broadcast_mask, causal_allowed};
 use ch05_blocks::model::Seq2SeqMasks;
 use ch05_blocks::{Mode, PostNorm, PreNorm, Seq2Seq, Transformer};
 use dfdx::nn::NumParams;
@@ -30,7 +30,7 @@ fn main() {
     let model = SeedModel::new(&dev);
     let src = random_ids(&dev, 1, 2, 15); // source: batch 2, 15 tokens
     let tgt = random_ids(&dev, 2, 2, 12); // target: batch 2, 12 tokens
-    let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
+    let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
     let masks = Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
     let logits = model
         .try_forward(src.clone(), tgt.clone(), masks, Mode::Eval)
@@ -45,7 +45,7 @@ fn main() {
     let transformer = TorchTransformer::new(&dev);
     let src = dev.tensor_from_vec(normal_vec(3, 2 * 15 * 64), (2, 15, Const::<64>)); // embeddings
     let tgt = dev.tensor_from_vec(normal_vec(4, 2 * 12 * 64), (2, 12, Const::<64>));
-    let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
+    let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
     let output = transformer.forward(src, tgt, None, Some(&causal), None, Mode::Eval);
     println!();
     println!("Output shape: {:?}", output.shape().concrete());

@@ -1,7 +1,7 @@
 //! The chapter's figures: the two layer norms, encoder and cross-attention weights, and how the
 //! residual stream grows with depth in pre-norm and post-norm stacks.
 
-use ch01_attention::{broadcast_mask, causal_mask};
+use ch01_attention::{broadcast_mask, causal_allowed};
 use ch03_multi_head::average_heads;
 use dfdx::prelude::*;
 use support::{normal_vec, seeded_device, BarChart, Heatmap, LineChart};
@@ -40,7 +40,7 @@ pub fn cross_weights() -> Heatmap {
     let block = DecoderBlock::<16, 4, 4, 32, PreNorm, f32, _>::new(&dev);
     let tgt = dev.tensor_from_vec(normal_vec(6, 5 * 16), (1, 5, Const::<16>));
     let memory = dev.tensor_from_vec(normal_vec(7, 7 * 16), (1, 7, Const::<16>));
-    let causal = broadcast_mask(causal_mask(&dev, 5), 1, Const::<4>);
+    let causal = broadcast_mask(causal_allowed(&dev, 5), 1, Const::<4>);
     let (_, w) = block.forward(tgt, &memory, Some(&causal), None, Mode::Eval);
     Heatmap::new(
         "decoder cross-attention (mean of 4 heads)",

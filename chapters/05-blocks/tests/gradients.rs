@@ -1,7 +1,7 @@
 //! dfdx's reverse-mode gradients of our from-scratch attention and layer norm agree with central
 //! finite differences (`ch05_blocks::gradcheck`).
 
-use ch01_attention::{broadcast_mask, causal_mask, scaled_dot_product_attention};
+use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
 use ch05_blocks::gradcheck::{finite_differences, max_relative_error};
 use ch05_blocks::{LayerNorm, StdNorm};
 use dfdx::prelude::*;
@@ -15,7 +15,7 @@ type Qkv = Tensor<(usize, Const<2>, usize, Const<4>), f32, Dev>;
 /// loss = sum(attention(q, k, v, causal) * r) for fixed random r: every output counts differently.
 fn attention_loss(dev: &Dev, q: &[f32], k: &[f32], v: &[f32], r: &[f32]) -> f32 {
     let shape = (1, Const::<2>, 3, Const::<4>);
-    let mask = broadcast_mask(causal_mask(dev, 3), 1, Const::<2>);
+    let mask = broadcast_mask(causal_allowed(dev, 3), 1, Const::<2>);
     let (out, _) = scaled_dot_product_attention(
         dev.tensor_from_vec(q.to_vec(), shape),
         dev.tensor_from_vec(k.to_vec(), shape),
@@ -36,7 +36,7 @@ fn attention_gradients_match_finite_differences() {
     let tq: Qkv = dev.tensor_from_vec(q.clone(), shape);
     let tk: Qkv = dev.tensor_from_vec(k.clone(), shape);
     let tv: Qkv = dev.tensor_from_vec(v.clone(), shape);
-    let mask = broadcast_mask(causal_mask(&dev, 3), 1, Const::<2>);
+    let mask = broadcast_mask(causal_allowed(&dev, 3), 1, Const::<2>);
     let (out, _) = scaled_dot_product_attention(
         tq.leaky_trace(),
         tk.retaped::<OwnedTape<f32, Dev>>(),

@@ -2,7 +2,7 @@
 //! (norm_first false and true) with the same weights and inputs give the same outputs, to 1e-5.
 //! Reference values: `fixtures/blocks_reference.json`, written by `fixtures/generate_blocks.py`.
 
-use ch01_attention::{broadcast_mask, causal_mask, key_padding_mask, Mask};
+use ch01_attention::{broadcast_mask, causal_allowed, keys_allowed, Mask};
 use ch03_multi_head::MultiHeadAttention;
 use ch05_blocks::{
     DecoderBlock, EncoderBlock, FeedForward, LayerNorm, Mode, Placement, PostNorm, PreNorm, StdNorm,
@@ -94,7 +94,7 @@ fn encoder_parity<P: Placement>(case: &str) {
     norm(&dev, &mut block.norm2, w, "norm2");
 
     let x = dev.tensor_from_vec(floats(f, "x"), (2, 5, Const::<D>));
-    let real = key_padding_mask(&dev, &real_tokens(flags(f, "key_padding", 2)));
+    let real = keys_allowed(&dev, &real_tokens(flags(f, "key_padding", 2)));
     let mask: Mask<usize, Const<H>, usize, usize, Dev> =
         real.broadcast_like::<_, Axes2<1, 2>>(&(2, Const::<H>, 5, 5));
     let (out, _) = block.forward(x, Some(&mask), Mode::Eval);
@@ -116,8 +116,8 @@ fn decoder_parity<P: Placement>(case: &str) {
 
     let tgt = dev.tensor_from_vec(floats(f, "tgt"), (2, 4, Const::<D>));
     let memory = dev.tensor_from_vec(floats(f, "memory"), (2, 6, Const::<D>));
-    let causal = broadcast_mask(causal_mask(&dev, 4), 2, Const::<H>);
-    let real = key_padding_mask(&dev, &real_tokens(flags(f, "memory_padding", 2)));
+    let causal = broadcast_mask(causal_allowed(&dev, 4), 2, Const::<H>);
+    let real = keys_allowed(&dev, &real_tokens(flags(f, "memory_padding", 2)));
     let memory_mask: Mask<usize, Const<H>, usize, usize, Dev> =
         real.broadcast_like::<_, Axes2<1, 2>>(&(2, Const::<H>, 4, 6));
     let (out, weights) = block.forward(tgt, &memory, Some(&causal), Some(&memory_mask), Mode::Eval);

@@ -1,6 +1,6 @@
 //! The numbers of chapter 5, as the book prints them.
 
-use ch01_attention::{broadcast_mask, causal_mask};
+use ch01_attention::{broadcast_mask, causal_allowed};
 use ch04_positions::PositionError;
 use ch05_blocks::model::Seq2SeqMasks;
 use ch05_blocks::norm::unbiased_over_biased;
@@ -114,7 +114,7 @@ fn worked_example_decoder_block_2x8_over_2x10() {
     let tgt = dev.tensor_from_vec(normal_vec(2, 2 * 8 * 64), (2, 8, Const::<64>));
     let memory = dev.tensor_from_vec(normal_vec(3, 2 * 10 * 64), (2, 10, Const::<64>));
     let block = DecoderBlock::<64, 8, 8, 256, PreNorm, f32, Dev>::new(&dev);
-    let causal = broadcast_mask(causal_mask(&dev, 8), 2, Const::<8>);
+    let causal = broadcast_mask(causal_allowed(&dev, 8), 2, Const::<8>);
     let (y, w) = block.forward(tgt, &memory, Some(&causal), None, Mode::Eval);
     assert_eq!(y.shape().concrete(), [2, 8, 64]);
     assert_eq!(w.self_attn.shape().concrete(), [2, 8, 8, 8]);
@@ -146,7 +146,7 @@ fn worked_example_seq2seq_logits_2x12x1000() {
     let dev = seeded_device(3);
     let model = SeedModel::new(&dev);
     let (src, tgt) = (ids(&dev, 10, 2, 15), ids(&dev, 11, 2, 12));
-    let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
+    let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
     let masks = || Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
     let logits = model.try_forward(src.clone(), tgt.clone(), masks(), Mode::Eval).unwrap();
     assert_eq!(logits.shape().concrete(), [2, 12, 1000]);
@@ -175,7 +175,7 @@ fn worked_example_nn_transformer_output_2x12x64() {
     let model = Transformer::<64, 8, 8, 256, 3, 3, PostNorm, f32, Dev>::new(&dev);
     let src = dev.tensor_from_vec(normal_vec(20, 2 * 15 * 64), (2, 15, Const::<64>));
     let tgt = dev.tensor_from_vec(normal_vec(21, 2 * 12 * 64), (2, 12, Const::<64>));
-    let causal = broadcast_mask(causal_mask(&dev, 12), 2, Const::<8>);
+    let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
     let out = model.forward(src, tgt, None, Some(&causal), None, Mode::Eval);
     assert_eq!(out.shape().concrete(), [2, 12, 64]);
     // the final decoder norm: every output token has mean 0 and variance 1

@@ -4,7 +4,7 @@ use ch03_multi_head::MultiHeadAttention;
 use ch05_blocks::{DecoderBlock, Mode, PostNorm};
 use ch06_masks::{
     causal_allowed, causal_blocked, decoder_self_mask, encoder_mask, format01, fully_masked_rows,
-    key_mask, padding_positions, real_tokens, rows01, rows01_of, square_subsequent_mask, PAD,
+    key_mask, padding_blocked, real_tokens, rows01, rows01_of, square_subsequent_mask, PAD,
     SEQUENCES, TARGETS,
 };
 use dfdx::prelude::*;
@@ -31,7 +31,7 @@ fn main() {
     // ANCHOR: padding
     println!("\nSequences: {SEQUENCES:?}");
     println!("Padding mask (1 = padding, ignore):");
-    println!("{}", format01(&padding_positions(&dev, &SEQUENCES, PAD).rows01()));
+    println!("{}", format01(&padding_blocked(&dev, &SEQUENCES, PAD).rows01()));
     println!("Real tokens (1 = may attend):");
     println!("{}", format01(&rows01(&real_tokens(&dev, &SEQUENCES, PAD))));
 
@@ -50,7 +50,7 @@ fn main() {
     println!("\nCausal mask shape: {:?}", causal_blocked(&dev, 6).tensor().shape().concrete());
     println!(
         "Padding mask shape: {:?}",
-        padding_positions(&dev, &TARGETS, PAD).tensor().shape().concrete()
+        padding_blocked(&dev, &TARGETS, PAD).tensor().shape().concrete()
     );
     let tgt_mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     println!("Combined mask shape: {:?}", tgt_mask.shape().concrete());

@@ -6,7 +6,7 @@ use dfdx::prelude::*;
 use support::{normal_vec, Dev, Heatmap};
 
 use crate::{
-    causal_allowed, decoder_self_mask, padding_positions, rows01, rows01_of, PAD, SEQUENCES,
+    causal_allowed, decoder_self_mask, padding_blocked, rows01, rows01_of, PAD, SEQUENCES,
     TARGETS,
 };
 
@@ -31,7 +31,7 @@ pub fn causal() -> Heatmap {
 /// The padding mask of the three sequences, 1 = padding (PyTorch's `key_padding_mask` convention).
 pub fn padding() -> Heatmap {
     let dev = Dev::default();
-    let rows = padding_positions(&dev, &SEQUENCES, PAD).rows01();
+    let rows = padding_blocked(&dev, &SEQUENCES, PAD).rows01();
     mask_heatmap("padding mask of the three sequences, 1 = PAD", rows).axes("position", "sequence")
 }
 

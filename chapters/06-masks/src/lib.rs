@@ -15,7 +15,7 @@
 //! without the compiler noticing: see [`conventions`].
 //!
 //! * causal masks: [`causal_allowed`], [`causal_blocked`];
-//! * padding masks from token ids: [`real_tokens`] (`true` = real), [`padding_positions`]
+//! * padding masks from token ids: [`real_tokens`] (`true` = real), [`padding_blocked`]
 //!   (`true` = padding);
 //! * full `(batch, heads, queries, keys)` masks for the three attentions of a Transformer:
 //!   [`encoder_mask`], [`decoder_self_mask`], [`memory_mask`], all three at once in [`MaskSet`];
@@ -29,9 +29,9 @@ pub mod figures;
 #[doc = include_str!("conventions.md")]
 pub mod conventions {}
 
-pub use ch01_attention::{causal_mask, Mask, DEFAULT_MASK_FILL};
+pub use ch01_attention::{causal_allowed, Mask, DEFAULT_MASK_FILL};
 
-use ch01_attention::{broadcast_mask, key_padding_mask, scaled_scores};
+use ch01_attention::{broadcast_mask, keys_allowed, scaled_scores};
 use ch05_blocks::model::Seq2SeqMasks;
 use dfdx::prelude::*;
 
@@ -92,17 +92,7 @@ fn check_len(what: &str, n: usize) {
 }
 
 // ANCHOR: causal
-/// The look-ahead mask of length `n` in chapter 1's convention, `true` = **may attend**: the lower
-/// triangle with the diagonal (`torch.tril(torch.ones(n, n)).bool()`). Query `i` sees keys `0..=i`.
-///
-/// # Panics
-/// If `n == 0`.
-pub fn causal_allowed<Dev: Device<f32>>(dev: &Dev, n: usize) -> Tensor<(usize, usize), bool, Dev> {
-    check_len("causal_allowed", n);
-    causal_mask(dev, n) // chapter 1's function
-}
-
-/// The same mask in PyTorch's convention, `true` = **blocked**: the strict upper triangle
+/// Chapter 1's [`causal_allowed`] in PyTorch's convention, `true` = **blocked**: the strict upper triangle
 /// (`torch.triu(torch.ones(n, n), diagonal=1).bool()`), what `nn.MultiheadAttention` takes as
 /// `attn_mask`.
 ///
@@ -146,7 +136,7 @@ pub fn real_tokens<Dev: Device<f32>>(
     check_batch("real_tokens", ids);
     let flags: Vec<Vec<bool>> =
         ids.iter().map(|seq| seq.as_ref().iter().map(|&t| t != pad).collect()).collect();
-    key_padding_mask(dev, &flags) // chapter 1: (batch, seq), true = real
+    keys_allowed(dev, &flags) // chapter 1: (batch, seq), true = real
 }
 
 /// `true` where a token **is padding**: the tutorial's `sequences == pad_idx`, which is what
@@ -154,7 +144,7 @@ pub fn real_tokens<Dev: Device<f32>>(
 ///
 /// # Panics
 /// As [`real_tokens`].
-pub fn padding_positions<Dev: Device<f32>>(
+pub fn padding_blocked<Dev: Device<f32>>(
     dev: &Dev,
     ids: &[impl AsRef<[usize]>],
     pad: usize,

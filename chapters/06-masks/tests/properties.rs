@@ -8,7 +8,7 @@ use ch01_attention::{broadcast_mask, scaled_dot_product_attention};
 use ch05_blocks::{Decoder, Encoder, Mode, Placement, PostNorm, PreNorm, Seq2Seq};
 use ch06_masks::{
     additive, attention_additive, causal_allowed, causal_blocked, decoder_self_mask, encoder_mask,
-    fully_masked_rows, memory_mask, padding_positions, real_tokens, rows01, Blocked, MaskSet, PAD,
+    fully_masked_rows, memory_mask, padding_blocked, real_tokens, rows01, Blocked, MaskSet, PAD,
 };
 use dfdx::prelude::*;
 use proptest::prelude::*;
@@ -243,7 +243,7 @@ proptest! {
                 prop_assert_eq!(b == 1, j > i);
             }
         }
-        let pad = padding_positions(&dev, &ids, PAD);
+        let pad = padding_blocked(&dev, &ids, PAD);
         let real = real_tokens(&dev, &ids, PAD);
         for ((p, r), seq) in pad.rows01().iter().zip(rows01(&real)).zip(&ids) {
             for ((&p, &r), &t) in p.iter().zip(&r).zip(seq) {

@@ -6,7 +6,7 @@ use ch05_blocks::{DecoderBlock, Mode, PostNorm, PreNorm, Seq2Seq};
 use ch06_masks::figures::masked_weights_values;
 use ch06_masks::{
     additive, attention_additive, causal_allowed, causal_blocked, decoder_self_mask, encoder_mask,
-    format01, fully_masked_rows, key_mask, memory_mask, padding_positions, real_tokens, rows01,
+    format01, fully_masked_rows, key_mask, memory_mask, padding_blocked, real_tokens, rows01,
     rows01_of, square_subsequent_mask, Blocked, MaskSet, PAD, SEQUENCES, TARGETS,
 };
 use dfdx::prelude::*;
@@ -77,7 +77,7 @@ fn worked_example_square_subsequent_mask() {
 #[test]
 fn worked_example_padding_mask() {
     let dev = Dev::default();
-    let pad = padding_positions(&dev, &SEQUENCES, PAD); // the tutorial's sequences == pad_idx
+    let pad = padding_blocked(&dev, &SEQUENCES, PAD); // the tutorial's sequences == pad_idx
     assert_eq!(pad.tensor().shape().concrete(), [3, 6]);
     assert_eq!(
         pad.rows01(),
@@ -125,7 +125,7 @@ fn worked_example_combined_decoder_mask() {
     let dev = Dev::default();
     // the two parts, with the shapes the tutorial prints
     assert_eq!(causal_blocked(&dev, 6).tensor().shape().concrete(), [6, 6]);
-    assert_eq!(padding_positions(&dev, &TARGETS, PAD).tensor().shape().concrete(), [2, 6]);
+    assert_eq!(padding_blocked(&dev, &TARGETS, PAD).tensor().shape().concrete(), [2, 6]);
     // combined and broadcast over 4 heads: (2, 4, 6, 6), 1 = may attend
     let mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     assert_eq!(mask.shape().concrete(), [2, 4, 6, 6]);
@@ -309,7 +309,7 @@ fn ragged_sequences_are_refused() {
 fn an_empty_batch_is_refused() {
     let dev = Dev::default();
     let empty: [[usize; 3]; 0] = [];
-    let _ = padding_positions(&dev, &empty, PAD);
+    let _ = padding_blocked(&dev, &empty, PAD);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! writes them into the book; the notebook shows them inline.
 
 use crate::weightless::{tokens, EMBEDDINGS, WORDS, WORKED_TOKENS};
-use crate::{attention_with_fill, broadcast_mask, causal_mask, scaling, simple_self_attention};
+use crate::{attention_with_fill, broadcast_mask, causal_allowed, scaling, simple_self_attention};
 use dfdx::prelude::*;
 use support::{BarChart, Heatmap};
 
@@ -42,7 +42,7 @@ pub fn causal_sentence<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
     let x = tokens(dev, &EMBEDDINGS);
     let shape = (1, Const::<1>, 4, Const::<3>);
     let x = x.reshape_like(&shape);
-    let mask = broadcast_mask(causal_mask(dev, 4), 1, Const::<1>);
+    let mask = broadcast_mask(causal_allowed(dev, 4), 1, Const::<1>);
     let (_, w) =
         attention_with_fill(x.clone(), x.clone(), x, Some(&mask), crate::DEFAULT_MASK_FILL);
     Heatmap::new("The cat sat down, look-ahead mask", w.as_vec(), 4, 4)

@@ -3,13 +3,8 @@
 //! `d_k` and `d_v` are compile-time sizes (`Const<DK>`, `Const<DV>`): the math fixes them. Batch,
 //! heads and the two sequence lengths are any [`Dim`], so they can be `usize` chosen at run time.
 
+use crate::mask::Mask;
 use dfdx::prelude::*;
-
-/// A boolean mask over the scores, `true` = "this query may attend to this key".
-///
-/// It has the full `(batch, heads, queries, keys)` shape; build a small one (for example with
-/// [`causal_mask`] or [`key_padding_mask`]) and `broadcast_like` it to the scores' shape.
-pub type Mask<B, H, Sq, Sk, Dev> = Tensor<(B, H, Sq, Sk), bool, Dev>;
 
 /// The score given to blocked positions by [`scaled_dot_product_attention`].
 ///
@@ -123,45 +118,3 @@ where
     q.matmul(k.permute::<_, Axes4<0, 1, 3, 2>>()) / (DK as f32).sqrt()
 }
 // ANCHOR_END: scaled_scores
-
-/// The look-ahead mask of length `n`: query `i` may see keys `0..=i`. Shape `(n, n)`.
-// ANCHOR: causal_mask
-pub fn causal_mask<Dev: Device<f32>>(dev: &Dev, n: usize) -> Tensor<(usize, usize), bool, Dev> {
-    // ones on and below the diagonal, zeros above it; then "> 0.5" turns them into booleans
-    dev.lower_tri_like(&(n, n), 1.0f32, 0).gt(0.5)
-}
-// ANCHOR_END: causal_mask
-
-/// A `(batch, keys)` mask that is `true` for real tokens and `false` for padding.
-///
-/// `real[b][j]` says whether key `j` of sequence `b` is a real token. Every row must have the same
-/// length.
-pub fn key_padding_mask<Dev: Device<f32>>(
-    dev: &Dev,
-    real: &[Vec<bool>],
-) -> Tensor<(usize, usize), bool, Dev> {
-    let batch = real.len();
-    assert!(batch > 0, "key_padding_mask: no sequences given");
-    let n = real[0].len();
-    for (i, row) in real.iter().enumerate() {
-        assert_eq!(
-            row.len(),
-            n,
-            "key_padding_mask: sequence {i} has {} flags, sequence 0 has {n}; pad them to one length",
-            row.len()
-        );
-    }
-    let flat: Vec<f32> = real.iter().flatten().map(|&r| if r { 1.0 } else { 0.0 }).collect();
-    dev.tensor_from_vec(flat, (batch, n)).gt(0.5)
-}
-
-/// Expands a `(queries, keys)` mask, such as [`causal_mask`], to every sequence and head:
-/// `(batch, heads, queries, keys)`. No data is copied; the mask is broadcast.
-pub fn broadcast_mask<B: Dim, H: Dim, Sq: Dim, Sk: Dim, Dev: Device<f32>>(
-    mask: Tensor<(Sq, Sk), bool, Dev>,
-    batch: B,
-    heads: H,
-) -> Mask<B, H, Sq, Sk, Dev> {
-    let (sq, sk) = *mask.shape();
-    mask.broadcast_like::<_, Axes2<0, 1>>(&(batch, heads, sq, sk))
-}

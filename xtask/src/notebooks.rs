@@ -1,0 +1,45 @@
+//! Executes the notebooks headless on the evcxr kernel and checks what they printed.
+
+use anyhow::{bail, Result};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Executes the notebooks (all, or those whose file name contains `only`) and checks them.
+pub fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
+    let mut nbs: Vec<PathBuf> = std::fs::read_dir(root.join("notebooks"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ipynb"))
+        .filter(|p| only.is_none_or(|o| p.file_name().unwrap().to_string_lossy().contains(o)))
+        .collect();
+    nbs.sort();
+    if nbs.is_empty() {
+        bail!("no notebook matches {only:?}");
+    }
+    let mut failed = 0;
+    for nb in &nbs {
+        let start = Instant::now();
+        println!("run   {} ...", nb.strip_prefix(root)?.display());
+        let (executed, problems) =
+            workspace_checks::notebook::execute(nb, &root.join("target/notebooks"))?;
+        let rel = executed.strip_prefix(root).unwrap_or(&executed);
+        if problems.is_empty() {
+            println!(
+                "ok    {} ({:.0?}) -> {}",
+                nb.strip_prefix(root)?.display(),
+                start.elapsed(),
+                rel.display()
+            );
+        } else {
+            failed += 1;
+            println!("FAIL  {}", nb.strip_prefix(root)?.display());
+            for p in problems {
+                println!("      {p}");
+            }
+        }
+    }
+    println!("notebooks: {} passed, {failed} failed", nbs.len() - failed);
+    if failed > 0 {
+        bail!("{failed} notebook(s) failed");
+    }
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! Installs what the notebooks and the browser check need, skipping what is there.
+
+use crate::run::{sh, works};
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::Command;
+
+pub fn setup() -> Result<()> {
+    lint_tools()?;
+    jupyter()?;
+    evcxr()?;
+    chromium()
+}
+
+/// rustfmt and clippy come with rustup's default profile; say how to add them if not.
+fn lint_tools() -> Result<()> {
+    for (tool, args) in [("rustfmt", ["fmt", "--version"]), ("clippy", ["clippy", "--version"])] {
+        if works("cargo", &args) {
+            println!("setup: {tool} (already there)");
+        } else {
+            println!("setup: adding the {tool} component");
+            sh("rustup", &["component", "add", tool])
+                .with_context(|| format!("`cargo {}` is missing", args[0]))?;
+        }
+    }
+    Ok(())
+}
+
+fn jupyter() -> Result<()> {
+    let venv = workspace_checks::notebook::venv_dir();
+    let python = venv.join("bin/python");
+    let jupyter = venv.join("bin/jupyter");
+    if works(jupyter.to_str().unwrap(), &["nbconvert", "--version"]) {
+        println!("setup: Jupyter in {} (already there)", venv.display());
+        return Ok(());
+    }
+    println!("setup: creating the Python venv {} with Jupyter", venv.display());
+    let py = ["python3", "python"]
+        .into_iter()
+        .find(|p| works(p, &["--version"]))
+        .context("no python3 found: install Python 3 (with the venv module) to run the notebooks")?;
+    std::fs::create_dir_all(venv.parent().unwrap())?;
+    sh(py, &["-m", "venv", venv.to_str().unwrap()])?;
+    let python = python.to_str().unwrap();
+    sh(python, &["-m", "pip", "install", "--upgrade", "pip"])?;
+    sh(
+        python,
+        &["-m", "pip", "install", "jupyter", "nbconvert", "nbclient", "nbformat", "ipykernel"],
+    )
+}
+
+fn evcxr() -> Result<()> {
+    if works("evcxr_jupyter", &["--help"]) {
+        println!("setup: evcxr_jupyter (already there)");
+    } else {
+        println!("setup: installing evcxr_jupyter (about 7 minutes on 2 cores)");
+        sh("cargo", &["install", "--locked", "evcxr_jupyter"])?;
+    }
+    let jupyter = workspace_checks::notebook::venv_dir().join("bin/jupyter");
+    let kernels = Command::new(&jupyter).args(["kernelspec", "list"]).output()?;
+    if String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust "))
+    {
+        println!("setup: Jupyter kernel `rust` (already registered)");
+        Ok(())
+    } else {
+        sh("evcxr_jupyter", &["--install"])
+    }
+}
+
+fn chromium() -> Result<()> {
+    let chromium = std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if Path::new(&chromium).exists() {
+        println!("setup: {chromium} (already there)");
+        return Ok(());
+    }
+    if !works("apt-get", &["--version"]) {
+        bail!(
+            "{chromium} is missing and there is no apt-get: install Chromium and set CHROME to its path"
+        );
+    }
+    println!("setup: installing Debian's chromium for the browser check");
+    let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
+    let apt = |rest: &[&str]| -> Result<()> {
+        if root_user {
+            sh("apt-get", rest)
+        } else {
+            let mut args = vec!["apt-get"];
+            args.extend_from_slice(rest);
+            sh("sudo", &args)
+        }
+    };
+    apt(&["update", "-qq"])?;
+    apt(&["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-dejavu-core"])
+}

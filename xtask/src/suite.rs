@@ -1,0 +1,47 @@
+//! The whole suite: the README's test command, step by step, with a timed summary.
+
+use crate::run::{cargo, chapters};
+use crate::{check, setup};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub fn test(root: &Path) -> Result<()> {
+    let mut steps: Vec<(&str, Duration)> = Vec::new();
+    let mut step = |name: &'static str, f: &dyn Fn() -> Result<()>| -> Result<()> {
+        println!("\n==== {name} ====");
+        let start = Instant::now();
+        let r = f();
+        steps.push((name, start.elapsed()));
+        r.with_context(|| format!("step `{name}` failed"))
+    };
+    step("setup: lint tools, Jupyter, evcxr kernel, chromium", &setup::setup)?;
+    step("format (cargo fmt --check)", &|| check::fmt(root))?;
+    step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
+    step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
+        cargo(root, &["test", "--workspace"])
+    })?;
+    step("book build, browser check, notebooks executed", &|| {
+        cargo(root, &["test", "-p", "workspace-checks", "--", "--ignored", "--test-threads=1"])
+    })?;
+    step("CUDA path type-checked (dfdx ci-check)", &|| cuda_check(root))?;
+    println!("\n==== summary ====");
+    for (name, d) in &steps {
+        println!("ok  {:>6.1?}  {name}", d);
+    }
+    println!("all {} steps passed", steps.len());
+    Ok(())
+}
+
+/// Every chapter crate and support with its `cuda` feature; `dfdx/ci-check` compiles the CUDA
+/// code paths without a GPU or the CUDA toolkit (its kernels are empty: never run it).
+fn cuda_check(root: &Path) -> Result<()> {
+    let mut args = vec!["check".to_string(), "--all-targets".into(), "-p".into(), "support".into()];
+    let mut features = vec!["support/cuda".to_string(), "dfdx/ci-check".into()];
+    for (_, name) in chapters(root)? {
+        features.push(format!("{name}/cuda"));
+        args.extend(["-p".to_string(), name]);
+    }
+    args.extend(["--features".to_string(), features.join(",")]);
+    cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())
+}
