@@ -8,21 +8,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use workspace_checks::workspace_root;
 
-/// The pages of the book, in order, as `SUMMARY.md` must list them.
-const PAGES: [(&str, &str); 11] = [
-    ("Introduction", "introduction.md"),
-    ("Dot-product attention", "01-dot-product-attention.md"),
-    ("Queries, keys and values", "02-qkv.md"),
-    ("Multi-head attention", "03-multi-head.md"),
-    ("Positional encoding", "04-positional-encoding.md"),
-    ("Transformer blocks", "05-blocks.md"),
-    ("Masks", "06-masks.md"),
-    ("Vision Transformers", "07-vit.md"),
-    ("Efficient attention", "08-efficient-attention.md"),
-    ("Capstone: training a seq2seq Transformer", "09-capstone.md"),
-    ("References", "references.md"),
-];
-
 #[test]
 fn real_book_sources_are_valid() {
     if let Err(e) = bookbuild::check_sources(&workspace_root()) {
@@ -30,14 +15,32 @@ fn real_book_sources_are_valid() {
     }
 }
 
+/// `SUMMARY.md` lists the introduction, then the chapters `01-*.md`, `02-*.md`, ... in order with
+/// no gap, then the references; and every chapter crate `chapters/NN-*` has its page `NN-*.md`.
 #[test]
 fn summary_lists_the_chapters_in_order() {
-    let pages = bookbuild::pages(&workspace_root()).expect("SUMMARY.md and its pages load");
-    let got: Vec<(String, String)> =
-        pages.iter().map(|p| (p.title.clone(), p.source.display().to_string())).collect();
-    let want: Vec<(String, String)> =
-        PAGES.iter().map(|(t, f)| (t.to_string(), f.to_string())).collect();
-    assert_eq!(got, want);
+    let root = workspace_root();
+    let pages = bookbuild::pages(&root).expect("SUMMARY.md and its pages load");
+    let files: Vec<String> = pages.iter().map(|p| p.source.display().to_string()).collect();
+    assert_eq!(files.first().map(String::as_str), Some("introduction.md"), "{files:?}");
+    assert_eq!(files.last().map(String::as_str), Some("references.md"), "{files:?}");
+    let chapters = &files[1..files.len() - 1];
+    for (i, file) in chapters.iter().enumerate() {
+        let want = format!("{:02}-", i + 1);
+        assert!(
+            file.starts_with(&want),
+            "page {} of the chapters is {file}, expected {want}*.md",
+            i + 1
+        );
+    }
+    for krate in fs::read_dir(root.join("chapters")).unwrap() {
+        let name = krate.unwrap().file_name().to_string_lossy().to_string();
+        let prefix = &name[..3]; // "NN-"
+        assert!(
+            chapters.iter().any(|f| f.starts_with(prefix)),
+            "chapters/{name} has no page {prefix}*.md in SUMMARY.md"
+        );
+    }
 }
 
 #[test]
@@ -227,7 +230,7 @@ fn real_book_renders_offline() {
     let out: PathBuf = bookbuild::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(out, root.join("book/build"));
     let pages = bookbuild::pages(&root).unwrap();
-    assert_eq!(pages.len(), PAGES.len());
+    assert!(pages.len() >= 3, "the book has pages: {}", pages.len());
     let mut failures = Vec::new();
     // mdBook fingerprints the file names: theme/mermaid/mermaid-<hash>.min.js
     let bundled_mermaid =

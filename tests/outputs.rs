@@ -114,7 +114,8 @@ pub fn first_difference(want: &str, got: &str) -> Option<String> {
             (Some(a), Some(b)) if a == b => continue,
             (None, None) => return Some("the same lines, but not the same final newline".into()),
             (a, b) => {
-                let show = |s: Option<&str>| s.map_or("<end of output>".into(), |s| format!("{s:?}"));
+                let show =
+                    |s: Option<&str>| s.map_or("<end of output>".into(), |s| format!("{s:?}"));
                 return Some(format!(
                     "line {line}:\n  file:    {}\n  program: {}",
                     show(a),

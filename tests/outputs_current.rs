@@ -48,8 +48,9 @@ fn every_output_file_is_shown_in_the_book() {
 #[test]
 fn no_output_block_is_typed_by_hand() {
     let root = workspace_root();
-    let include = regex::Regex::new(r"^\{\{#include \.\./\.\./chapters/[^/]+/outputs/[^/]+\.txt\}\}$")
-        .unwrap();
+    let include =
+        regex::Regex::new(r"^\{\{#include \.\./\.\./chapters/[^/]+/outputs/[^/]+\.txt\}\}$")
+            .unwrap();
     let mut typed = Vec::new();
     for page in std::fs::read_dir(root.join("book/src")).unwrap() {
         let page = page.unwrap().path();
@@ -63,7 +64,11 @@ fn no_output_block_is_typed_by_hand() {
                 let body: Vec<&str> =
                     lines.by_ref().map(|(_, l)| l).take_while(|l| !l.starts_with("```")).collect();
                 if body.len() != 1 || !include.is_match(body[0].trim()) {
-                    typed.push(format!("{}:{}", page.file_name().unwrap().to_string_lossy(), i + 1));
+                    typed.push(format!(
+                        "{}:{}",
+                        page.file_name().unwrap().to_string_lossy(),
+                        i + 1
+                    ));
                 }
             }
         }

@@ -1,4 +1,4 @@
-//! Printing tensors the way the articles print them.
+//! Printing tensors rounded and laid out as PyTorch prints them (`[[0.999, 0.954], ...]`).
 
 use dfdx::prelude::*;
 
@@ -80,7 +80,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rounds_like_the_articles() {
+    fn rounds_like_pytorch_prints() {
         assert_eq!(round_to(0.32893, 3), 0.329);
         assert_eq!(round_to(-0.0004, 3), -0.0);
         assert_eq!(round_to(0.6505, 2), 0.65);

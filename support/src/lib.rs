@@ -1,8 +1,9 @@
 //! Small helpers that every chapter of *Attention in Rust* needs.
 //!
-//! * [`fmt`]: print tensors rounded the way the PyTorch articles print them.
+//! * [`fmt`]: print tensors rounded and laid out as PyTorch prints them.
 //! * [`check`]: `assert_close` for slices and tensors, with messages that name the element.
 //! * [`fixtures`]: read reference values exported from PyTorch as JSON.
+//! * [`normal_tensor`], [`normal_vec`], [`seeded_device`]: reproducible numbers on every device.
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
 //!   evcxr notebooks and written to the book's `figures/` folder.
 //!

@@ -35,10 +35,9 @@ fn jupyter() -> Result<()> {
         return Ok(());
     }
     println!("setup: creating the Python venv {} with Jupyter", venv.display());
-    let py = ["python3", "python"]
-        .into_iter()
-        .find(|p| works(p, &["--version"]))
-        .context("no python3 found: install Python 3 (with the venv module) to run the notebooks")?;
+    let py = ["python3", "python"].into_iter().find(|p| works(p, &["--version"])).context(
+        "no python3 found: install Python 3 (with the venv module) to run the notebooks",
+    )?;
     std::fs::create_dir_all(venv.parent().unwrap())?;
     sh(py, &["-m", "venv", venv.to_str().unwrap()])?;
     let python = python.to_str().unwrap();

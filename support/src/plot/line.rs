@@ -1,0 +1,84 @@
+//! Line charts over a shared x axis.
+
+use super::{render, Svg};
+use plotters::prelude::*;
+
+/// Lines over a shared x axis.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    pub lines: Vec<(String, Vec<(f32, f32)>)>,
+}
+
+impl LineChart {
+    pub fn new(
+        title: impl Into<String>,
+        x_desc: impl Into<String>,
+        y_desc: impl Into<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            x_desc: x_desc.into(),
+            y_desc: y_desc.into(),
+            lines: Vec::new(),
+        }
+    }
+
+    pub fn line(mut self, name: impl Into<String>, points: Vec<(f32, f32)>) -> Self {
+        assert!(!points.is_empty(), "LineChart::line: a line needs at least one point");
+        self.lines.push((name.into(), points));
+        self
+    }
+
+    pub fn to_svg(&self) -> Svg {
+        let pts = self.lines.iter().flat_map(|(_, p)| p.iter().copied());
+        let (mut x0, mut x1, mut y0, mut y1) =
+            (f32::INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::NEG_INFINITY);
+        for (x, y) in pts {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        if !(x1 > x0) {
+            x1 = x0 + 1.0;
+        }
+        let pad = if y1 > y0 { (y1 - y0) * 0.05 } else { 1.0 };
+        render(640, 360, |root| {
+            let mut chart = ChartBuilder::on(root)
+                .caption(&self.title, ("sans-serif", 18))
+                .margin(10)
+                .x_label_area_size(36)
+                .y_label_area_size(52)
+                .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))?;
+            chart
+                .configure_mesh()
+                .x_desc(&self.x_desc)
+                .y_desc(&self.y_desc)
+                .label_style(("sans-serif", 12))
+                .draw()?;
+            for (i, (name, points)) in self.lines.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                chart
+                    .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?
+                    .label(name.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 12))
+                .draw()?;
+            Ok(())
+        })
+    }
+
+    pub fn evcxr_display(&self) {
+        self.to_svg().evcxr_display()
+    }
+}

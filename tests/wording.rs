@@ -1,0 +1,86 @@
+//! The book stands on its own: readers have never seen the articles it learned from, so no page,
+//! notebook or code comment speaks of "the sources" or "the seed". It names what it compares with
+//! (PyTorch's `nn.MultiheadAttention`, "the annotated-Transformer style `NormLayer`") and cites
+//! papers in `book/src/references.md`.
+
+use regex::Regex;
+use std::path::{Path, PathBuf};
+use workspace_checks::workspace_root;
+
+/// Phrases that point at material the reader does not have. RNG seeds ("seeded", "seed 7") are
+/// fine; these are not.
+const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b(?:'s)?\s+(?:article|code|model|text|listing|demo|version|numbers?|config\w*)|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            if !["target", "build", "katex", "figures", ".git"].contains(&name.as_str()) {
+                walk(&path, out);
+            }
+        } else if ["rs", "md", "ipynb", "py", "toml"]
+            .iter()
+            .any(|ext| path.extension().is_some_and(|e| e == *ext))
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn hits(text: &str, re: &Regex) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| re.find(line).map(|m| (i + 1, m.as_str().to_string())))
+        .collect()
+}
+
+#[test]
+fn nothing_refers_to_unseen_sources() {
+    let root = workspace_root();
+    let re = Regex::new(FORBIDDEN).unwrap();
+    let mut files = Vec::new();
+    for dir in ["book/src", "chapters", "notebooks", "support", "xtask", "tools"] {
+        walk(&root.join(dir), &mut files);
+    }
+    files.push(root.join("README.md"));
+    files.push(root.join("CONTRIBUTING.md"));
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (line, phrase) in hits(&text, &re) {
+            found.push(format!(
+                "{}:{line}: {phrase:?}",
+                file.strip_prefix(&root).unwrap().display()
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "name what the text compares with, or cite the paper, instead of:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_pattern_catches_what_it_must() {
+    let re = Regex::new(FORBIDDEN).unwrap();
+    for bad in [
+        "Where the sources' code differs",
+        "the seed's `NormLayer`",
+        "type SeedModel = Seq2Seq<..>;",
+        "let seed_form = 1;",
+        "as the article says",
+        "The sources write it two ways",
+    ] {
+        assert!(re.is_match(bad), "{bad:?} should be caught");
+    }
+    for fine in [
+        "let dev = seeded_device(7);",
+        "a fixed random seed, so the curve is reproducible",
+        "the source sequence is padded",
+        "with seed 42",
+    ] {
+        assert!(!re.is_match(fine), "{fine:?} is fine");
+    }
+}
