@@ -42,7 +42,8 @@ impl LineChart {
             y0 = y0.min(y);
             y1 = y1.max(y);
         }
-        if !(x1 > x0) {
+        // an empty or single-x chart still needs a non-empty axis
+        if x1.partial_cmp(&x0) != Some(std::cmp::Ordering::Greater) {
             x1 = x0 + 1.0;
         }
         let pad = if y1 > y0 { (y1 - y0) * 0.05 } else { 1.0 };

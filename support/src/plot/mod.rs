@@ -63,7 +63,7 @@ pub(crate) fn render(
     width: u32,
     height: u32,
     draw: impl FnOnce(
-        &DrawingArea<SVGBackend, plotters::coord::Shift>,
+        &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     ) -> Result<(), Box<dyn std::error::Error>>,
 ) -> Svg {
     ensure_font();
