@@ -6,6 +6,10 @@
 use crate::mask::Mask;
 use dfdx::prelude::*;
 
+/// Attention weights, `(batch, heads, queries, keys)`: each row is a distribution over the keys.
+/// They carry no gradient tape, so looking at them never disturbs training.
+pub type Weights<B, H, Sq, Sk, Dev> = Tensor<(B, H, Sq, Sk), f32, Dev>;
+
 /// The score given to blocked positions by [`scaled_dot_product_attention`].
 ///
 /// `-1e9` rather than `-inf`: a blocked key still gets a weight of exactly `0.0` (its `exp`
@@ -34,14 +38,14 @@ pub fn scaled_dot_product_attention<B, H, Sq, Sk, const DK: usize, const DV: usi
     k: Tensor<(B, H, Sk, Const<DK>), f32, Dev, T>,
     v: Tensor<(B, H, Sk, Const<DV>), f32, Dev, T>,
     mask: Option<&Mask<B, H, Sq, Sk, Dev>>,
-) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Tensor<(B, H, Sq, Sk), f32, Dev>)
+) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Weights<B, H, Sq, Sk, Dev>)
 where
     B: Dim,
     H: Dim,
     Sq: Dim,
     Sk: Dim,
     Dev: Device<f32>,
-    T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    T: Tape<f32, Dev>,
 {
     attention_with_fill(q, k, v, mask, DEFAULT_MASK_FILL)
 }
@@ -59,14 +63,14 @@ pub fn attention_with_fill<B, H, Sq, Sk, const DK: usize, const DV: usize, Dev, 
     v: Tensor<(B, H, Sk, Const<DV>), f32, Dev, T>,
     mask: Option<&Mask<B, H, Sq, Sk, Dev>>,
     fill: f32,
-) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Tensor<(B, H, Sq, Sk), f32, Dev>)
+) -> (Tensor<(B, H, Sq, Const<DV>), f32, Dev, T>, Weights<B, H, Sq, Sk, Dev>)
 where
     B: Dim,
     H: Dim,
     Sq: Dim,
     Sk: Dim,
     Dev: Device<f32>,
-    T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
+    T: Tape<f32, Dev>,
 {
     let (b, h, sq, sk) = (q.shape().0, q.shape().1, q.shape().2, k.shape().2);
     assert_eq!((b, h), (k.shape().0, k.shape().1), "q and k disagree on (batch, heads)");
@@ -112,7 +116,7 @@ where
     Sq: Dim,
     Sk: Dim,
     Dev: Device<f32>,
-    T: Tape<f32, Dev> + Merge<T>,
+    T: Tape<f32, Dev>,
 {
     // (b, h, sq, dk) x (b, h, dk, sk) -> (b, h, sq, sk)
     q.matmul(k.permute::<_, Axes4<0, 1, 3, 2>>()) / (DK as f32).sqrt()

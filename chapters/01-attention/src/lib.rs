@@ -11,6 +11,11 @@
 //!
 //! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
 
+#![allow(
+    clippy::type_complexity,
+    reason = "dfdx tensor types spell out every axis, and the book shows the signatures in full"
+)]
+
 pub mod attention;
 pub mod figures;
 pub mod mask;
@@ -21,7 +26,7 @@ pub mod shape_errors {}
 pub mod weightless;
 
 pub use attention::{
-    attention_with_fill, scaled_dot_product_attention, scaled_scores, DEFAULT_MASK_FILL,
+    attention_with_fill, scaled_dot_product_attention, scaled_scores, Weights, DEFAULT_MASK_FILL,
 };
 pub use mask::{broadcast_mask, causal_allowed, keys_allowed, Mask};
 pub use weightless::{simple_self_attention, SimpleAttention};

@@ -26,6 +26,14 @@ pub const EMBEDDINGS: [[f32; 3]; 4] = [
 // ANCHOR_END: sentence
 
 /// The intermediate results of weightless self-attention over `n` tokens of dimension `D`.
+///
+/// # Generics
+/// - `S`: the number of tokens `n`, a run-time `usize` or a `Const`.
+/// - `D`: the width of a token vector, fixed at compile time.
+/// - `Dev`: the dfdx device (`Cpu`, or `Cuda` with the `cuda` feature).
+///
+/// PyTorch has no module for this; it is the three lines `scores = x @ x.T`,
+/// `weights = F.softmax(scores, dim=-1)` and `context = weights @ x`.
 #[derive(Clone, Debug)]
 pub struct SimpleAttention<S: Dim, const D: usize, Dev: Device<f32>> {
     /// `omega[i][j] = x_i . x_j`, shape `(n, n)`.

@@ -17,8 +17,8 @@ fn main() {
     println!("weights =\n{}", format_tensor(&out.weights, 2));
     println!("z =\n{}", format_tensor(&out.output, 2));
 
-    // one shared matrix (no projections): "bank" prefers itself, 1.25 against 0.65
-    let shared = simple_self_attention(&x);
-    println!("x0.x0 = {:.2}, x0.x1 = {:.2}", shared.scores.as_vec()[0], shared.scores.as_vec()[1]);
+    // without projections the scores are the embeddings' own dot products
+    let shared = simple_self_attention(&x).scores.as_vec();
+    println!("x0.x0 = {:.2}, x0.x1 = {:.2}", shared[0], shared[1]);
     // ANCHOR_END: run
 }

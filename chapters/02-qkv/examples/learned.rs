@@ -1,13 +1,13 @@
 //! Learnable projections from 3 to 2 dimensions on "The cat sat down", seeded.
 //!
 //! `cargo run -p ch02-qkv --example learned`
-use ch02_qkv::{tokens, QkvAttention, EMBEDDINGS};
+use ch02_qkv::{tokens, Qkv3To2, EMBEDDINGS};
 use support::fmt::{format_tensor, shape_of};
 
 fn main() {
     // ANCHOR: learned
     let dev = support::seeded_device(0);
-    let attn = QkvAttention::<3, 2, 2, _>::new(&dev);
+    let attn = Qkv3To2::new(&dev);
     let out = attn.forward(tokens(&dev, &EMBEDDINGS));
     println!("Q shape: {}", shape_of(&out.q));
     println!("K shape: {}", shape_of(&out.k));

@@ -1,6 +1,6 @@
 //! The chapter's figures: `cargo xtask figures` writes them into the book, the notebook shows them.
 
-use crate::{bank_loan, tokens, QkvAttention, EMBEDDINGS, WORDS};
+use crate::{bank_loan, tokens, Qkv3To2, EMBEDDINGS, WORDS};
 use dfdx::prelude::*;
 use support::Heatmap;
 
@@ -15,7 +15,7 @@ pub fn bank_loan_weights<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
 
 /// Weights of "The cat sat down" with seeded, untrained 3 -> 2 projections.
 pub fn learned_weights<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
-    let attn = QkvAttention::<3, 2, 2, Dev>::new(dev);
+    let attn = Qkv3To2::new(dev);
     let out = attn.forward(tokens(dev, &EMBEDDINGS));
     Heatmap::new("The cat sat down, untrained projections (seed 0)", out.weights.as_vec(), 4, 4)
         .labels(&WORDS, &WORDS)

@@ -22,6 +22,15 @@ use dfdx::prelude::*;
 pub use ch01_attention::weightless::{tokens, EMBEDDINGS, WORDS};
 
 /// Single-head self-attention with learned query, key and value projections.
+///
+/// # Generics
+/// - `D_IN`: the width of the input token vectors, `d_in`.
+/// - `D_K`: the width of a query and of a key, `d_k`.
+/// - `D_V`: the width of a value, and so of the output, `d_v`.
+/// - `Dev`: the dfdx device (`Cpu`, or `Cuda` with the `cuda` feature).
+///
+/// PyTorch equivalent: three `nn.Linear(d_in, d, bias=False)` layers followed by
+/// `F.scaled_dot_product_attention` on a batch of one sequence with one head.
 // ANCHOR: struct
 #[derive(Clone, Debug)]
 pub struct QkvAttention<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>> {
@@ -31,7 +40,13 @@ pub struct QkvAttention<const D_IN: usize, const D_K: usize, const D_V: usize, D
 }
 // ANCHOR_END: struct
 
-/// Everything one forward pass computes, for showing and testing.
+/// Everything one forward pass of [`QkvAttention`] computes, for showing and testing.
+///
+/// # Generics
+/// - `D_K`, `D_V`, `Dev`: as in [`QkvAttention`].
+///
+/// In PyTorch these are the intermediate tensors of the forward pass (`Q`, `K`, `V`, the scaled
+/// scores, `F.softmax(scores, dim=-1)` and `weights @ V`), which a module usually does not return.
 #[derive(Clone, Debug)]
 pub struct QkvOutput<const D_K: usize, const D_V: usize, Dev: Device<f32>> {
     pub q: Tensor<(usize, Const<D_K>), f32, Dev>,
@@ -89,11 +104,10 @@ impl<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>>
         let q = self.w_q.forward(x.clone());
         let k = self.w_k.forward(x.clone());
         let v = self.w_v.forward(x);
-        // chapter 1's attention works on (batch, heads, n, d): here batch = heads = 1
-        let one = (Const::<1>, Const::<1>, n);
-        let q4 = q.clone().reshape_like(&(one.0, one.1, one.2, Const::<D_K>));
-        let k4 = k.clone().reshape_like(&(one.0, one.1, one.2, Const::<D_K>));
-        let v4 = v.clone().reshape_like(&(one.0, one.1, one.2, Const::<D_V>));
+        // chapter 1's attention works on (batch, heads, n, d): here one sequence and one head
+        let q4 = q.clone().reshape_like(&(Const::<1>, Const::<1>, n, Const::<D_K>));
+        let k4 = k.clone().reshape_like(&(Const::<1>, Const::<1>, n, Const::<D_K>));
+        let v4 = v.clone().reshape_like(&(Const::<1>, Const::<1>, n, Const::<D_V>));
         let scores = scaled_scores(q4.clone(), k4.clone()).reshape_like(&(n, n));
         let (output, weights) = scaled_dot_product_attention(q4, k4, v4, None);
         QkvOutput {
@@ -108,6 +122,13 @@ impl<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>>
     // ANCHOR_END: forward
 }
 
+/// The chapter's learned-projection demo: "The cat sat down" (3 dimensions per token) projected to
+/// queries, keys and values of 2 dimensions.
+pub type Qkv3To2<Dev> = QkvAttention<3, 2, 2, Dev>;
+
+/// The bank-loan example's layer: 2 dimensions in, 2 out, for queries, keys and values alike.
+pub type Qkv2To2<Dev> = QkvAttention<2, 2, 2, Dev>;
+
 pub mod figures;
 
 /// The "bank loan" worked example: two tokens, `d_in = d_k = 2`.
@@ -119,13 +140,16 @@ pub mod bank_loan {
         [1.0, 0.5], // x0 "bank"
         [0.2, 0.9], // x1 "loan"
     ];
-    pub const W_Q: [[f32; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]]; // identity
-    pub const W_K: [[f32; 2]; 2] = [[0.0, 1.0], [1.0, 0.0]]; // swaps the two dimensions
-    pub const W_V: [[f32; 2]; 2] = [[2.0, 0.0], [0.0, 2.0]]; // doubles everything
-                                                             // ANCHOR_END: bank_loan
+    // identity: every query is its token's embedding
+    pub const W_Q: [[f32; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]];
+    // swaps the two dimensions of every key
+    pub const W_K: [[f32; 2]; 2] = [[0.0, 1.0], [1.0, 0.0]];
+    // doubles every value
+    pub const W_V: [[f32; 2]; 2] = [[2.0, 0.0], [0.0, 2.0]];
+    // ANCHOR_END: bank_loan
 
     /// The attention layer with the example's fixed matrices.
-    pub fn layer<Dev: Device<f32>>(dev: &Dev) -> QkvAttention<2, 2, 2, Dev> {
+    pub fn layer<Dev: Device<f32>>(dev: &Dev) -> Qkv2To2<Dev> {
         QkvAttention::from_matrices(dev, W_Q, W_K, W_V)
     }
 }

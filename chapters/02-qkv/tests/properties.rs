@@ -30,3 +30,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Without projections a token scores itself `|x_i|^2`, and `x_i . x_j <= |x_i| |x_j|`: only a
+    /// longer token can score higher than the token itself.
+    #[test]
+    fn without_projections_only_a_longer_token_outscores_a_token_itself(
+        x in proptest::collection::vec(-2.0f32..2.0, 4 * 3),
+    ) {
+        let dev = support::Dev::default();
+        let s = ch01_attention::simple_self_attention(&dev.tensor_from_vec(x.clone(), (4, Const::<3>)))
+            .scores
+            .as_vec();
+        for i in 0..4 {
+            for j in 0..4 {
+                if s[i * 4 + j] > s[i * 4 + i] {
+                    prop_assert!(s[j * 4 + j] > s[i * 4 + i], "token {j} outscores {i} but is not longer");
+                }
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //!
 //! `cargo xtask bench` (or `cargo bench -p ch03-multi-head`); reports land in `target/criterion/`.
 use ch01_attention::scaled_dot_product_attention;
-use ch03_multi_head::MultiHeadAttention;
+use ch03_multi_head::Mha64x8;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dfdx::nn::{builders, DeviceBuildExt, Module};
 use dfdx::prelude::*;
@@ -14,10 +14,10 @@ const LENGTHS: [usize; 3] = [16, 64, 256];
 fn multi_head(c: &mut Criterion) {
     let dev = support::seeded_device(0);
     let builtin = dev.build_module::<builders::MultiHeadAttention<64, 8>, f32>();
-    let ours = MultiHeadAttention::<64, 8, 8, f32, _>::from(&builtin);
+    let ours = Mha64x8::from(&builtin);
     let mut group = c.benchmark_group("multi_head_d64_h8_b2");
     for len in LENGTHS {
-        let x = dev.tensor_from_vec(support::normal_vec(1, 2 * len * 64), (2, len, Const::<64>));
+        let x = support::normal_tensor(&dev, 1, (2, len, Const::<64>));
         group.throughput(Throughput::Elements((2 * len) as u64)); // tokens per second
         group.bench_with_input(BenchmarkId::new("from_scratch", len), &x, |b, x| {
             b.iter(|| black_box(ours.self_attention(x.clone(), None)))
@@ -33,11 +33,10 @@ fn attention_alone(c: &mut Criterion) {
     let dev = support::seeded_device(0);
     let mut group = c.benchmark_group("sdpa_b2_h8_dk8");
     for len in LENGTHS {
-        let n = 2 * 8 * len * 8;
         let shape = (2, Const::<8>, len, Const::<8>);
-        let q = dev.tensor_from_vec(support::normal_vec(1, n), shape);
-        let k = dev.tensor_from_vec(support::normal_vec(2, n), shape);
-        let v = dev.tensor_from_vec(support::normal_vec(3, n), shape);
+        let q = support::normal_tensor(&dev, 1, shape);
+        let k = support::normal_tensor(&dev, 2, shape);
+        let v = support::normal_tensor(&dev, 3, shape);
         // the score matrix has len * len entries per head: the quadratic cost chapter 8 attacks
         group.throughput(Throughput::Elements((2 * 8 * len * len) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(len), &len, |b, _| {

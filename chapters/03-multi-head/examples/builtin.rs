@@ -1,7 +1,7 @@
 //! dfdx's built-in `MultiHeadAttention`, and the same weights in the from-scratch layer.
 //!
 //! `cargo run -p ch03-multi-head --example builtin`
-use ch03_multi_head::{average_heads, MultiHeadAttention};
+use ch03_multi_head::{average_heads, Mha64x8};
 use dfdx::nn::{builders, DeviceBuildExt, Module};
 use dfdx::prelude::*;
 use support::fmt::{format_tensor, shape_of};
@@ -10,11 +10,11 @@ fn main() {
     // ANCHOR: builtin
     let dev = support::seeded_device(0);
     let builtin = dev.build_module::<builders::MultiHeadAttention<64, 8>, f32>();
-    let x = dev.tensor_from_vec(support::normal_vec(1, 2 * 10 * 64), (2, 10, Const::<64>));
+    let x = support::normal_tensor(&dev, 1, (2, 10, Const::<64>));
     // dfdx's layer returns only the output ...
     let out_builtin = builtin.forward((x.clone(), x.clone(), x.clone()));
     // ... so copy its weights into ours to see the attention weights too
-    let ours = MultiHeadAttention::<64, 8, 8, f32, _>::from(&builtin);
+    let ours = Mha64x8::from(&builtin);
     let (out, w) = ours.self_attention(x, None);
     let w = average_heads(w); // mean over heads, as PyTorch returns them
     println!("Output shape: {}", shape_of(&out));

@@ -1,14 +1,14 @@
 //! The chapter's figures: per-head weights of a seeded layer, and a cross-attention map.
 
-use crate::{average_heads, MultiHeadAttention};
+use crate::{average_heads, Mha16x4, Mha64x8};
 use dfdx::prelude::*;
 use support::Heatmap;
 
 /// A seeded 4-head layer (d_model 16) on 6 seeded tokens: the weights of every head.
 // ANCHOR: per_head
 pub fn per_head<Dev: Device<f32>>(dev: &Dev) -> Vec<Heatmap> {
-    let mha = MultiHeadAttention::<16, 4, 4, f32, Dev>::new(dev);
-    let x = dev.tensor_from_vec(support::normal_vec(7, 6 * 16), (1, 6, Const::<16>));
+    let mha = Mha16x4::new(dev);
+    let x = support::normal_tensor(dev, 7, (1, 6, Const::<16>));
     let (_, w) = mha.self_attention(x, None);
     let w = w.as_vec(); // (1, 4, 6, 6)
     (0..4)
@@ -22,9 +22,9 @@ pub fn per_head<Dev: Device<f32>>(dev: &Dev) -> Vec<Heatmap> {
 
 /// Cross-attention: 8 decoder positions over 10 encoder positions, averaged over the heads.
 pub fn cross<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
-    let mha = MultiHeadAttention::<64, 8, 8, f32, Dev>::new(dev);
-    let dec = dev.tensor_from_vec(support::normal_vec(11, 2 * 8 * 64), (2, 8, Const::<64>));
-    let enc = dev.tensor_from_vec(support::normal_vec(12, 2 * 10 * 64), (2, 10, Const::<64>));
+    let mha = Mha64x8::new(dev);
+    let dec = support::normal_tensor(dev, 11, (2, 8, Const::<64>));
+    let enc = support::normal_tensor(dev, 12, (2, 10, Const::<64>));
     let (_, w) = mha.forward(dec, enc.clone(), enc, None);
     let avg = average_heads(w).as_vec();
     Heatmap::new("cross-attention, sequence 0 (mean of 8 heads)", avg[..80].to_vec(), 8, 10)

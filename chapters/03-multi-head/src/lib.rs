@@ -6,10 +6,15 @@
 //!
 //! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
 
+#![allow(
+    clippy::type_complexity,
+    reason = "dfdx tensor types spell out every axis, and the book shows the signatures in full"
+)]
+
 #[doc = include_str!("shape_errors.md")]
 pub mod shape_errors {}
 
-use ch01_attention::{scaled_dot_product_attention, Mask};
+use ch01_attention::{scaled_dot_product_attention, Mask, Weights};
 use dfdx::nn::modules::Linear;
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
@@ -20,6 +25,19 @@ pub mod figures;
 ///
 /// The four projections are `Linear` layers with bias, stored as PyTorch stores them (weight
 /// `(out, in)`), so weights exported from `nn.MultiheadAttention` load one to one.
+///
+/// # Generics
+/// - `D_MODEL`: the width of the tokens, of every projection, and of the output, `d_model`.
+/// - `HEADS`: the number of heads, `h`.
+/// - `D_K`: the width of one head, `d_k = d_model / h`; checked at compile time
+///   ([`MultiHeadAttention::SHAPE_CHECK`]), because stable Rust cannot compute it in a type.
+/// - `E`: the element type of the weights (`f32`; the layer computes in `f32`).
+/// - `Dev`: the dfdx device (`Cpu`, or `Cuda` with the `cuda` feature).
+///
+/// PyTorch equivalent: `nn.MultiheadAttention(D_MODEL, HEADS, batch_first=True)`, except that
+/// [`forward`](MultiHeadAttention::forward) returns the per-head weights (PyTorch's
+/// `average_attn_weights=False`) and takes a mask with `true` = may attend. The configurations the
+/// book uses have aliases: [`Mha64x8`], [`Mha64x4`], [`Mha16x4`].
 // ANCHOR: struct
 #[derive(Clone, Debug)]
 pub struct MultiHeadAttention<
@@ -35,6 +53,16 @@ pub struct MultiHeadAttention<
     pub w_o: Linear<D_MODEL, D_MODEL, E, Dev>,
 }
 // ANCHOR_END: struct
+
+/// The chapter's demo layer: `d_model = 64`, 8 heads of 8 (`nn.MultiheadAttention(64, 8)`).
+pub type Mha64x8<Dev> = MultiHeadAttention<64, 8, 8, f32, Dev>;
+
+/// `d_model = 64`, 4 heads of 16 (`nn.MultiheadAttention(64, 4)`): same parameters as [`Mha64x8`].
+pub type Mha64x4<Dev> = MultiHeadAttention<64, 4, 16, f32, Dev>;
+
+/// `d_model = 16`, 4 heads of 4 (`nn.MultiheadAttention(16, 4)`): the PyTorch parity fixtures and
+/// the per-head figures.
+pub type Mha16x4<Dev> = MultiHeadAttention<16, 4, 4, f32, Dev>;
 
 impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>>
     MultiHeadAttention<M, H, DK, E, Dev>
@@ -53,8 +81,7 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
 {
     /// A layer with PyTorch-style random initialisation, drawn from the device's generator.
     pub fn new(dev: &Dev) -> Self {
-        #[allow(clippy::let_unit_value)]
-        let () = Self::SHAPE_CHECK;
+        const { Self::SHAPE_CHECK };
         BuildModule::build(dev)
     }
 
@@ -62,20 +89,15 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
     /// the per-head weights `(batch, heads, q_len, kv_len)`. `mask` (`true` = may attend) is
     /// broadcast by the caller to `(batch, heads, q_len, kv_len)`.
     // ANCHOR: forward
-    #[allow(clippy::type_complexity)]
-    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
+    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T: Tape<f32, Dev>>(
         &self,
         q: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
         k: Tensor<(B, Sk, Const<M>), f32, Dev>,
         v: Tensor<(B, Sk, Const<M>), f32, Dev>,
         mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
-    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, Sq, Sk), f32, Dev>)
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
-        #[allow(clippy::let_unit_value)]
-        let () = Self::SHAPE_CHECK;
-        let (b, sq, sk) = (q.shape().0, q.shape().1, k.shape().1);
+    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Weights<B, Const<H>, Sq, Sk, Dev>) {
+        const { Self::SHAPE_CHECK }; // HEADS * D_K == D_MODEL, or this does not compile
+        let (b, sq) = (q.shape().0, q.shape().1);
         assert_eq!(k.shape().1, v.shape().1, "keys and values must have the same length");
 
         // 1. project: (b, s, d_model) -> (b, s, d_model)
@@ -95,18 +117,16 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
         let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, sq, Const::<M>));
 
         // 5. mix the heads with the output projection
-        let _ = sk;
         (self.w_o.forward(merged), weights)
     }
     // ANCHOR_END: forward
 
     /// Self-attention: queries, keys and values are all `x`.
-    #[allow(clippy::type_complexity)]
     pub fn self_attention<B: Dim, S: Dim>(
         &self,
         x: Tensor<(B, S, Const<M>), f32, Dev>,
         mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
-    ) -> (Tensor<(B, S, Const<M>), f32, Dev>, Tensor<(B, Const<H>, S, S), f32, Dev>) {
+    ) -> (Tensor<(B, S, Const<M>), f32, Dev>, Weights<B, Const<H>, S, S, Dev>) {
         self.forward(x.clone(), x.clone(), x, mask)
     }
 }
@@ -134,7 +154,7 @@ pub fn split_heads<
 /// Averages the per-head weights `(batch, heads, q, k)` into `(batch, q, k)`, as
 /// `nn.MultiheadAttention` returns them by default (`average_attn_weights=True`).
 pub fn average_heads<B: Dim, const H: usize, Sq: Dim, Sk: Dim, Dev: Device<f32>>(
-    w: Tensor<(B, Const<H>, Sq, Sk), f32, Dev>,
+    w: Weights<B, Const<H>, Sq, Sk, Dev>,
 ) -> Tensor<(B, Sq, Sk), f32, Dev> {
     w.mean::<_, Axis<1>>()
 }
@@ -165,8 +185,7 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
     for MultiHeadAttention<M, H, DK, f32, Dev>
 {
     fn from(m: &dfdx::nn::modules::MultiHeadAttention<M, H, M, M, f32, Dev>) -> Self {
-        #[allow(clippy::let_unit_value)]
-        let () = Self::SHAPE_CHECK;
+        const { Self::SHAPE_CHECK };
         Self { w_q: m.w_q.clone(), w_k: m.w_k.clone(), w_v: m.w_v.clone(), w_o: m.w_o.clone() }
     }
 }

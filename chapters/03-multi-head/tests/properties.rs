@@ -27,8 +27,8 @@ proptest! {
     ) {
         let dev = support::seeded_device(seed);
         let mha = Mha::new(&dev);
-        let q = dev.tensor_from_vec(support::normal_vec(seed, b * sq * 8), (b, sq, Const::<8>));
-        let kv = dev.tensor_from_vec(support::normal_vec(seed ^ 1, b * sk * 8), (b, sk, Const::<8>));
+        let q = support::normal_tensor(&dev, seed, (b, sq, Const::<8>));
+        let kv = support::normal_tensor(&dev, seed ^ 1, (b, sk, Const::<8>));
         // a random (sq, sk) mask; every query keeps key 0
         let allowed: Vec<f32> = (0..sq * sk)
             .map(|i| if i % sk == 0 || (mask_bits >> (i % 64)) & 1 == 1 { 1.0 } else { 0.0 })
@@ -52,7 +52,7 @@ proptest! {
     fn each_head_outputs_a_convex_combination_of_its_values(seed in any::<u64>(), s in 1usize..7) {
         let dev = support::Dev::default();
         let mha = identity_layer(&dev);
-        let x = dev.tensor_from_vec(support::normal_vec(seed, s * 8), (1, s, Const::<8>));
+        let x = support::normal_tensor(&dev, seed, (1, s, Const::<8>));
         let (out, w) = mha.self_attention(x.clone(), None);
         let (x, out, w) = (x.as_vec(), out.as_vec(), w.as_vec());
         for head in 0..2 {

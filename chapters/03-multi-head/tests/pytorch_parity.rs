@@ -3,13 +3,11 @@
 //! by `fixtures/generate_mha.py`.
 
 use ch01_attention::{broadcast_mask, causal_allowed};
-use ch03_multi_head::MultiHeadAttention;
+use ch03_multi_head::Mha16x4;
 use dfdx::prelude::*;
 use serde_json::Value;
 use support::fixtures::{floats, size};
 use support::{assert_close, Dev};
-
-type Mha = MultiHeadAttention<16, 4, 4, f32, Dev>;
 
 fn fixture() -> Value {
     support::fixtures::load(
@@ -19,13 +17,13 @@ fn fixture() -> Value {
 }
 
 /// Our layer with PyTorch's weights: both store Linear weights as (out, in).
-fn layer(dev: &Dev, f: &Value) -> Mha {
+fn layer(dev: &Dev, f: &Value) -> Mha16x4<Dev> {
     assert_eq!(
         (size(f, "embed_dim"), size(f, "num_heads")),
         (16, 4),
         "fixture is for another layer size"
     );
-    let mut mha = Mha::new(dev);
+    let mut mha = Mha16x4::new(dev);
     for (l, w, b) in [
         (&mut mha.w_q, "w_q", "b_q"),
         (&mut mha.w_k, "w_k", "b_k"),
