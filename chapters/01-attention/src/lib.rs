@@ -11,11 +11,6 @@
 //!
 //! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
 
-#![allow(
-    clippy::type_complexity,
-    reason = "dfdx tensor types spell out every axis, and the book shows the signatures in full"
-)]
-
 pub mod attention;
 pub mod figures;
 pub mod mask;
