@@ -22,9 +22,13 @@ pub fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
         let (executed, problems) =
             workspace_checks::notebook::execute(nb, &root.join("target/notebooks"))?;
         let rel = executed.strip_prefix(root).unwrap_or(&executed);
+        let first = workspace_checks::notebook::read(&executed)
+            .ok()
+            .and_then(|nb| workspace_checks::notebook::seconds_to_first_output(&nb))
+            .map_or(String::new(), |s| format!(", first output after {s:.1} s"));
         if problems.is_empty() {
             println!(
-                "ok    {} ({:.0?}) -> {}",
+                "ok    {} ({:.0?}{first}) -> {}",
                 nb.strip_prefix(root)?.display(),
                 start.elapsed(),
                 rel.display()
