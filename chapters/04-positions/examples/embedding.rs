@@ -1,28 +1,30 @@
-//! Token embeddings scaled by sqrt(d_model), plus positions, and what happens past the table.
+//! How large scaled token embeddings are next to the positional table, under three
+//! initialisations of the embedding table.
 //!
 //! `cargo run -p ch04-positions --example embedding`
-use ch04_positions::{LearnedPositions, SinusoidalEncoding, TokenEmbedding};
+use ch04_positions::{rms, sinusoidal_table, TokenEmbedding};
 use dfdx::prelude::*;
-use support::fmt::{format_tensor, shape_of};
 
 fn main() {
-    // ANCHOR: embedding
+    // ANCHOR: scale
     let dev = support::seeded_device(0);
-    let embed = TokenEmbedding::<10, 4, _>::new(&dev);
-    let ids = dev.tensor_from_vec(vec![1usize, 5, 5, 9], (1, 4));
-    let x = embed.try_forward(ids).unwrap();
-    println!("embedded {}:\n{}", shape_of(&x), format_tensor(&x, 3));
-    // the same word twice gets the same vector; a position table tells the two apart
-    let pe = SinusoidalEncoding::<4, _>::new(&dev, 8);
-    println!("with positions:\n{}", format_tensor(&pe.forward(x.clone()), 3));
-    // ANCHOR_END: embedding
+    let table = rms(&sinusoidal_table(200, 128));
+    // dfdx's Embedding starts uniform in (-1/sqrt(vocab), 1/sqrt(vocab))
+    let mut embed = TokenEmbedding::<1000, 128, _>::new(&dev);
+    let dfdx_uniform = embed.output_rms();
+    // PyTorch's nn.Embedding starts standard normal, N(0, 1)
+    let standard_normal = support::normal_tensor(&dev, 1, (Const::<1000>, Const::<128>));
+    embed.embedding.weight = standard_normal.clone();
+    let torch_normal = embed.output_rms();
+    // fairseq's Transformer starts with N(0, 1/d_model)
+    embed.embedding.weight = standard_normal / (128f32).sqrt();
+    let unit_variance = embed.output_rms();
 
-    // ANCHOR: errors
-    let long = dev.zeros_like(&(1, 9, Const::<4>));
-    println!("\n{}", pe.try_forward(long.clone()).unwrap_err());
-    let learned = LearnedPositions::<8, 4, _>::new(&dev);
-    println!("{}", learned.try_forward(long).unwrap_err());
-    let bad = dev.tensor_from_vec(vec![3usize, 12], (1, 2));
-    println!("{}", embed.try_forward(bad).unwrap_err());
-    // ANCHOR_END: errors
+    println!("RMS of an entry, vocabulary 1000, d_model 128:");
+    println!("positional table (200 positions)              {table:5.2}");
+    println!("embedding x sqrt(d_model), table initialised");
+    println!("  N(0, 1), PyTorch's nn.Embedding             {torch_normal:5.2}");
+    println!("  N(0, 1/d_model)                             {unit_variance:5.2}");
+    println!("  U(-1/sqrt(vocab), 1/sqrt(vocab)), dfdx's    {dfdx_uniform:5.2}");
+    // ANCHOR_END: scale
 }

@@ -10,7 +10,7 @@ fn main() {
     let dev = support::Dev::default();
     let pe = SinusoidalEncoding::<64, _>::new(&dev, 100);
     // a batch of 1 sequence of 10 embedded tokens
-    let tokens = dev.tensor_from_vec(support::normal_vec(0, 10 * 64), (1, 10, Const::<64>));
+    let tokens = support::normal_tensor(&dev, 0, (1, 10, Const::<64>));
     let encoded = pe.forward(tokens.clone());
     println!("Input shape:  {}", shape_of(&tokens));
     println!("Output shape: {}", shape_of(&encoded));

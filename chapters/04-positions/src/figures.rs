@@ -1,6 +1,7 @@
-//! The chapter's figures: the sinusoidal table as a heatmap, and a few of its dimensions as curves.
+//! The chapter's figures: the sinusoidal table as a heatmap, a few of its dimensions as curves, and
+//! the similarity of two positions against their offset.
 
-use crate::sinusoidal_table;
+use crate::{offset_similarity, sinusoidal_table};
 use support::{Heatmap, LineChart};
 
 /// The table for 50 positions and `d_model = 64`: position down, dimension across.
@@ -27,7 +28,19 @@ pub fn curves() -> LineChart {
     )
 }
 
+/// `PE(p) . PE(p + k)` for `d_model = 64` and offsets `k` from 0 to 100: largest at 0, falling
+/// with ripples.
+pub fn offsets() -> LineChart {
+    let points = (0..=100).map(|k| (k as f32, offset_similarity(64, k) as f32)).collect();
+    LineChart::new("PE(p) . PE(p + k), d_model = 64", "offset k", "dot product")
+        .line("any position p", points)
+}
+
 /// Every figure of the chapter with its file name.
 pub fn all() -> Vec<(&'static str, support::Svg)> {
-    vec![("ch04-table.svg", table_heatmap().to_svg()), ("ch04-curves.svg", curves().to_svg())]
+    vec![
+        ("ch04-table.svg", table_heatmap().to_svg()),
+        ("ch04-curves.svg", curves().to_svg()),
+        ("ch04-offsets.svg", offsets().to_svg()),
+    ]
 }

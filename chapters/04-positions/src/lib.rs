@@ -10,8 +10,9 @@
 //! * [`LearnedPositions`]: one trained vector per position, as BERT and GPT do.
 //!
 //! Errors are explicit: an odd `d_model` does not compile (the table pairs every sine with a
-//! cosine), and a sequence longer than the table is a [`PositionError`], never a silently
-//! truncated or wrapped table. See [`shape_errors`].
+//! cosine), a sequence longer than the table is a [`SequenceTooLong`] error, never a silently
+//! truncated or wrapped table, and an id outside the vocabulary is a [`TokenOutOfVocab`] error.
+//! See [`shape_errors`].
 
 #[doc = include_str!("shape_errors.md")]
 pub mod shape_errors {}
@@ -22,36 +23,56 @@ use dfdx::nn::modules::Embedding;
 use dfdx::nn::{BuildModule, Module};
 use dfdx::prelude::*;
 
-/// A sequence is longer than the positions a table or an embedding was built for, or a token id is
-/// outside the vocabulary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    TooLong { len: usize, max_len: usize },
-    TokenOutOfVocab { token: usize, vocab: usize },
+/// A sequence has more positions than a positional table (or a learned position embedding) was
+/// built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceTooLong {
+    /// the sequence's length
+    pub len: usize,
+    /// the positions the table has
+    pub max_len: usize,
 }
 
-impl std::fmt::Display for PositionError {
+impl std::fmt::Display for SequenceTooLong {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::TooLong { len, max_len } => write!(
-                f,
-                "sequence of length {len} but the positional table has only {max_len} positions; build it with max_len >= {len}"
-            ),
-            Self::TokenOutOfVocab { token, vocab } => {
-                write!(f, "token id {token} is outside the vocabulary of {vocab} ids (0..{vocab})")
-            }
-        }
+        let Self { len, max_len } = self;
+        write!(
+            f,
+            "sequence of length {len} but the positional table has only {max_len} positions; \
+             build it with max_len >= {len}"
+        )
     }
 }
 
-impl std::error::Error for PositionError {}
+impl std::error::Error for SequenceTooLong {}
+
+/// A token id is outside the vocabulary of an embedding table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenOutOfVocab {
+    /// the offending id
+    pub token: usize,
+    /// the number of rows of the table: valid ids are `0..vocab`
+    pub vocab: usize,
+}
+
+impl std::fmt::Display for TokenOutOfVocab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self { token, vocab } = self;
+        write!(f, "token id {token} is outside the vocabulary of {vocab} ids (0..{vocab})")
+    }
+}
+
+impl std::error::Error for TokenOutOfVocab {}
 
 /// The sinusoidal table as plain numbers, `max_len * d_model` values, row-major:
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d))`.
+///
+/// # Panics
+/// If `d_model` is odd: each sine needs its cosine.
 // ANCHOR: table
 pub fn sinusoidal_table(max_len: usize, d_model: usize) -> Vec<f32> {
     assert!(
-        d_model % 2 == 0,
+        d_model.is_multiple_of(2),
         "sinusoidal_table: d_model must be even (got {d_model}): each sine needs its cosine"
     );
     let mut pe = vec![0.0f32; max_len * d_model];
@@ -68,6 +89,14 @@ pub fn sinusoidal_table(max_len: usize, d_model: usize) -> Vec<f32> {
 // ANCHOR_END: table
 
 /// The fixed sinusoidal positional encoding for up to `max_len` positions, on the device.
+///
+/// # Generics
+/// - `D_MODEL`: the width of the embeddings it is added to; must be even (checked when the
+///   program is compiled).
+/// - `Dev`: the dfdx device that holds the table.
+///
+/// PyTorch has no built-in layer for it; the `PositionalEncoding` module of most PyTorch
+/// tutorials (a `register_buffer` table added as `x + pe[:, :x.size(1)]`) is the equivalent.
 // ANCHOR: sinusoidal
 #[derive(Clone, Debug)]
 pub struct SinusoidalEncoding<const D_MODEL: usize, Dev: Device<f32>> {
@@ -76,15 +105,9 @@ pub struct SinusoidalEncoding<const D_MODEL: usize, Dev: Device<f32>> {
 }
 
 impl<const D_MODEL: usize, Dev: Device<f32>> SinusoidalEncoding<D_MODEL, Dev> {
-    /// Compile-time check: the table pairs dimensions `2i` and `2i + 1`.
-    pub const EVEN: () = assert!(
-        D_MODEL % 2 == 0 && D_MODEL > 0,
-        "SinusoidalEncoding<D_MODEL>: D_MODEL must be even"
-    );
-
     pub fn new(dev: &Dev, max_len: usize) -> Self {
-        #[allow(clippy::let_unit_value)]
-        let () = Self::EVEN;
+        // evaluated when the program is compiled: the table pairs dimensions 2i and 2i + 1
+        const { assert!(D_MODEL.is_multiple_of(2) && D_MODEL > 0, "D_MODEL must be even") };
         let table =
             dev.tensor_from_vec(sinusoidal_table(max_len, D_MODEL), (max_len, Const::<D_MODEL>));
         Self { table }
@@ -98,10 +121,10 @@ impl<const D_MODEL: usize, Dev: Device<f32>> SinusoidalEncoding<D_MODEL, Dev> {
     pub fn try_forward<B: Dim, T: Tape<f32, Dev>>(
         &self,
         x: Tensor<(B, usize, Const<D_MODEL>), f32, Dev, T>,
-    ) -> Result<Tensor<(B, usize, Const<D_MODEL>), f32, Dev, T>, PositionError> {
+    ) -> Result<Tensor<(B, usize, Const<D_MODEL>), f32, Dev, T>, SequenceTooLong> {
         let (b, s, _) = *x.shape();
         if s > self.max_len() {
-            return Err(PositionError::TooLong { len: s, max_len: self.max_len() });
+            return Err(SequenceTooLong { len: s, max_len: self.max_len() });
         }
         // the first `s` rows, the same for every sequence of the batch
         let pe = self.table.clone().slice((0..s, ..)).broadcast_like(&(b, s, Const::<D_MODEL>));
@@ -119,6 +142,13 @@ impl<const D_MODEL: usize, Dev: Device<f32>> SinusoidalEncoding<D_MODEL, Dev> {
 // ANCHOR_END: sinusoidal
 
 /// Token ids to vectors, multiplied by `sqrt(d_model)` as in the original Transformer.
+///
+/// # Generics
+/// - `VOCAB`: the number of token ids; valid ids are `0..VOCAB`.
+/// - `D_MODEL`: the width of each token's vector.
+/// - `Dev`: the dfdx device that holds the table.
+///
+/// PyTorch equivalent: `nn.Embedding(VOCAB, D_MODEL)` followed by `* math.sqrt(D_MODEL)`.
 // ANCHOR: token_embedding
 #[derive(Clone, Debug)]
 pub struct TokenEmbedding<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>> {
@@ -136,8 +166,16 @@ impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>>
     pub fn try_forward<B: Dim, S: Dim>(
         &self,
         ids: Tensor<(B, S), usize, Dev>,
-    ) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev>, PositionError> {
+    ) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev>, TokenOutOfVocab> {
         embed_scaled(&self.embedding, ids)
+    }
+
+    /// The root mean square of the scaled vectors of every id: the typical size of an entry of
+    /// what this layer hands to the positional encoding.
+    pub fn output_rms(&self) -> f32 {
+        let dev = self.embedding.weight.device().clone();
+        let every_id = dev.tensor_from_vec((0..VOCAB).collect::<Vec<usize>>(), (1, VOCAB));
+        rms(&self.try_forward(every_id).expect("every id is in the vocabulary").as_vec())
     }
 }
 
@@ -153,15 +191,23 @@ pub fn embed_scaled<
 >(
     embedding: &Embedding<VOCAB, D_MODEL, f32, Dev>,
     ids: Tensor<(B, S), usize, Dev, T>,
-) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev, T>, PositionError> {
+) -> Result<Tensor<(B, S, Const<D_MODEL>), f32, Dev, T>, TokenOutOfVocab> {
     if let Some(&token) = ids.as_vec().iter().find(|&&t| t >= VOCAB) {
-        return Err(PositionError::TokenOutOfVocab { token, vocab: VOCAB });
+        return Err(TokenOutOfVocab { token, vocab: VOCAB });
     }
     Ok(embedding.forward(ids) * (D_MODEL as f32).sqrt())
 }
 // ANCHOR_END: token_embedding
 
 /// Learned positional embeddings: one trainable vector per position, at most `MAX_LEN` positions.
+///
+/// # Generics
+/// - `MAX_LEN`: the number of positions it has a vector for.
+/// - `D_MODEL`: the width of the embeddings it is added to.
+/// - `Dev`: the dfdx device that holds the table.
+///
+/// PyTorch equivalent: `nn.Embedding(MAX_LEN, D_MODEL)` indexed by `torch.arange(seq)` (BERT's
+/// and GPT-2's `position_embeddings` / `wpe`).
 // ANCHOR: learned
 #[derive(Clone, Debug)]
 pub struct LearnedPositions<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>> {
@@ -179,10 +225,10 @@ impl<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>>
     pub fn try_forward<B: Dim>(
         &self,
         x: Tensor<(B, usize, Const<D_MODEL>), f32, Dev>,
-    ) -> Result<Tensor<(B, usize, Const<D_MODEL>), f32, Dev>, PositionError> {
+    ) -> Result<Tensor<(B, usize, Const<D_MODEL>), f32, Dev>, SequenceTooLong> {
         let (b, s, _) = *x.shape();
         if s > MAX_LEN {
-            return Err(PositionError::TooLong { len: s, max_len: MAX_LEN });
+            return Err(SequenceTooLong { len: s, max_len: MAX_LEN });
         }
         let dev = x.device().clone();
         let positions = dev.tensor_from_vec((0..s).collect::<Vec<usize>>(), (s,));
@@ -196,4 +242,18 @@ impl<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>>
 pub fn position_dot(table: &[f32], d_model: usize, a: usize, b: usize) -> f32 {
     let (ra, rb) = (&table[a * d_model..][..d_model], &table[b * d_model..][..d_model]);
     ra.iter().zip(rb).map(|(x, y)| x * y).sum()
+}
+
+/// `PE(p) . PE(p + k) = sum_i cos(k w_i)` with `w_i = 10000^(-2i/d)`, computed from the formula
+/// (in `f64`) rather than from a table.
+pub fn offset_similarity(d_model: usize, k: usize) -> f64 {
+    (0..d_model / 2)
+        .map(|i| (k as f64 / 10000f64.powf(2.0 * i as f64 / d_model as f64)).cos())
+        .sum()
+}
+
+/// The root mean square of some values, `sqrt(mean(x^2))`: the typical size of an entry.
+pub fn rms(values: &[f32]) -> f32 {
+    let sum: f64 = values.iter().map(|&v| v as f64 * v as f64).sum();
+    (sum / values.len() as f64).sqrt() as f32
 }

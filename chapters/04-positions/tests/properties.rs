@@ -42,9 +42,23 @@ proptest! {
         prop_assert!(support::max_abs_diff(&y_perm, &permute_rows(&y, &perm, 8)) > 1e-3);
     }
 
+    /// Each pair (sin, cos) of one frequency is a point on the unit circle, and moving `k`
+    /// positions turns it by the fixed angle `k w_i`: `PE(p + k) = R(k w_i) PE(p)` pair by pair,
+    /// whatever `p`. That rotation is why `PE(p) . PE(p + k)` depends on `k` only.
     #[test]
-    fn table_values_stay_in_range(len in 1usize..300, half in 1usize..64) {
-        let t = sinusoidal_table(len, 2 * half);
-        prop_assert!(t.iter().all(|v| v.abs() <= 1.0));
+    fn moving_k_positions_rotates_every_pair(half in 1usize..64, p in 0usize..500, k in 0usize..500) {
+        let d = 2 * half;
+        let t = sinusoidal_table(p + k + 1, d);
+        let (at_p, at_pk) = (&t[p * d..][..d], &t[(p + k) * d..][..d]);
+        for i in 0..half {
+            let (s, c) = (at_p[2 * i] as f64, at_p[2 * i + 1] as f64);
+            prop_assert!((s * s + c * c - 1.0).abs() < 1e-6, "pair {i} at {p} is off the circle");
+            let turn = k as f64 / 10000f64.powf(2.0 * i as f64 / d as f64);
+            let (sin_k, cos_k) = turn.sin_cos();
+            // sin(a + b) = sin a cos b + cos a sin b, cos(a + b) = cos a cos b - sin a sin b
+            let rotated = [s * cos_k + c * sin_k, c * cos_k - s * sin_k];
+            prop_assert!((rotated[0] - at_pk[2 * i] as f64).abs() < 1e-5, "pair {i}, p {p}, k {k}");
+            prop_assert!((rotated[1] - at_pk[2 * i + 1] as f64).abs() < 1e-5, "pair {i}, p {p}, k {k}");
+        }
     }
 }

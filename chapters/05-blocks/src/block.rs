@@ -37,16 +37,20 @@ impl Placement for PostNorm {
 ///
 /// Pre-norm: `x + dropout(f(norm(x)))`. Post-norm: `norm(x + dropout(f(x)))`.
 // ANCHOR: sublayer
-pub fn residual<P: Placement, B: Dim, S: Dim, const M: usize, Dev: Device<f32>, T>(
+pub fn residual<
+    P: Placement,
+    B: Dim,
+    S: Dim,
+    const M: usize,
+    Dev: Device<f32>,
+    T: Tape<f32, Dev>,
+>(
     x: Tensor<(B, S, Const<M>), f32, Dev, T>,
     norm: &LayerNorm<M, f32, Dev>,
     p_drop: f32,
     mode: Mode,
     f: impl FnOnce(Tensor<(B, S, Const<M>), f32, Dev, T>) -> Tensor<(B, S, Const<M>), f32, Dev, T>,
-) -> Tensor<(B, S, Const<M>), f32, Dev, T>
-where
-    T: Tape<f32, Dev> + Merge<NoneTape>,
-{
+) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
     // keep an untaped copy of x for the skip connection; the tape follows the sub-layer
     let (x, tape) = x.split_tape();
     let skip = x.clone();
@@ -59,7 +63,6 @@ where
 // ANCHOR_END: sublayer
 
 /// Self-attention of a taped `x`: queries carry the tape, keys and values share `x`'s values.
-#[allow(clippy::type_complexity)]
 pub fn self_attend<
     B: Dim,
     S: Dim,
@@ -67,23 +70,32 @@ pub fn self_attend<
     const H: usize,
     const DK: usize,
     Dev: Device<f32>,
-    T,
+    T: Tape<f32, Dev>,
 >(
     attn: &MultiHeadAttention<M, H, DK, f32, Dev>,
     x: Tensor<(B, S, Const<M>), f32, Dev, T>,
     mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
-) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>)
-where
-    T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-{
+) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>) {
     let (x, tape) = x.split_tape();
     attn.forward(x.clone().put_tape(tape), x.clone(), x, mask)
 }
 
 /// Self-attention and a feed-forward network, each wrapped in a residual sub-layer.
 ///
-/// The same layout and parameter names as PyTorch's `nn.TransformerEncoderLayer`
-/// (`self_attn`, `linear1`/`linear2` inside `ffn`, `norm1`, `norm2`).
+/// # Generics
+/// - `M`: `d_model`, the width of every token vector.
+/// - `H`: the number of attention heads.
+/// - `DK`: the width of one head; `H * DK` must equal `M` (checked when the attention runs).
+/// - `F`: `d_ff`, the hidden width of the feed-forward network.
+/// - `P`: where the layer norms sit, [`PreNorm`] or [`PostNorm`].
+/// - `E`: the element type of the parameters (`f32`).
+/// - `Dev`: the dfdx device that holds them.
+///
+/// PyTorch equivalent: `nn.TransformerEncoderLayer(d_model=M, nhead=H, dim_feedforward=F,
+/// batch_first=True, norm_first=...)`, with the same arrangement. The block-level names are
+/// PyTorch's (`self_attn`, `norm1`, `norm2`, `dropout`); PyTorch keeps `linear1`/`linear2` at the
+/// top level where this block groups them in `ffn`, and its attention fuses the query, key and
+/// value projections into one `in_proj_weight` where chapter 3 has `w_q`, `w_k`, `w_v`.
 // ANCHOR: encoder_struct
 #[derive(Clone, Debug)]
 pub struct EncoderBlock<
@@ -121,17 +133,13 @@ impl<
 
     /// `(batch, seq, d_model)` in, the same shape out, plus the self-attention weights
     /// `(batch, heads, seq, seq)`. `mask`: `true` = may attend.
-    #[allow(clippy::type_complexity)]
     // ANCHOR: encoder_forward
-    pub fn forward<B: Dim, S: Dim, T>(
+    pub fn forward<B: Dim, S: Dim, T: Tape<f32, Dev>>(
         &self,
         x: Tensor<(B, S, Const<M>), f32, Dev, T>,
         mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
         mode: Mode,
-    ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>)
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
+    ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>) {
         let mut weights = None;
         let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {
             let (out, w) = self_attend(&self.self_attn, h, mask);
@@ -147,6 +155,11 @@ impl<
 }
 
 /// The attention weights of one decoder block.
+///
+/// # Generics
+/// - `B`: the batch dimension; `H`: the number of heads.
+/// - `Sq`: the target length; `Sk`: the length of the encoder's output (the memory).
+/// - `Dev`: the dfdx device.
 #[derive(Clone, Debug)]
 pub struct DecoderWeights<B: Dim, const H: usize, Sq: Dim, Sk: Dim, Dev: Device<f32>> {
     /// masked self-attention, `(batch, heads, tgt_len, tgt_len)`
@@ -156,8 +169,14 @@ pub struct DecoderWeights<B: Dim, const H: usize, Sq: Dim, Sk: Dim, Dev: Device<
 }
 
 /// Masked self-attention, cross-attention over the encoder's output ("memory"), and a feed-forward
-/// network, each in a residual sub-layer. PyTorch's `nn.TransformerDecoderLayer` calls the
-/// cross-attention `multihead_attn`.
+/// network, each in a residual sub-layer.
+///
+/// # Generics
+/// The same as [`EncoderBlock`]'s: `M` (`d_model`), `H` (heads), `DK` (width of a head), `F`
+/// (`d_ff`), `P` ([`PreNorm`] or [`PostNorm`]), `E` (element type), `Dev` (device).
+///
+/// PyTorch equivalent: `nn.TransformerDecoderLayer(d_model=M, nhead=H, dim_feedforward=F,
+/// batch_first=True, norm_first=...)`, which calls the cross-attention `multihead_attn`.
 // ANCHOR: decoder_struct
 #[derive(Clone, Debug)]
 pub struct DecoderBlock<
@@ -196,19 +215,15 @@ impl<
     /// `x`: the target so far, `(batch, tgt_len, d_model)`; `memory`: the encoder's output,
     /// `(batch, src_len, d_model)`. `self_mask` is usually causal (and padding); `memory_mask`
     /// usually hides the source's padding.
-    #[allow(clippy::type_complexity)]
     // ANCHOR: decoder_forward
-    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
+    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T: Tape<f32, Dev>>(
         &self,
         x: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
         memory: &Tensor<(B, Sk, Const<M>), f32, Dev>,
         self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
         memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
         mode: Mode,
-    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, DecoderWeights<B, H, Sq, Sk, Dev>)
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
+    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, DecoderWeights<B, H, Sq, Sk, Dev>) {
         let (mut self_w, mut cross_w) = (None, None);
         // 1. masked self-attention over the target
         let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {

@@ -33,6 +33,15 @@ pub fn dropout<S: Shape, Dev: Device<f32>, T: Tape<f32, Dev>>(
 
 /// `Linear(d_model -> d_ff) -> ReLU -> dropout -> Linear(d_ff -> d_model)`, applied to every token on
 /// its own (no token sees another here).
+///
+/// # Generics
+/// - `M`: `d_model`, the width of the tokens in and out.
+/// - `F`: `d_ff`, the hidden width.
+/// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
+///
+/// PyTorch equivalent: `linear1`, `activation`, `dropout` and `linear2` of
+/// `nn.TransformerEncoderLayer`, or `nn.Sequential(nn.Linear(M, F), nn.ReLU(), nn.Dropout(p),
+/// nn.Linear(F, M))`.
 // ANCHOR: ffn
 #[derive(Clone, Debug)]
 pub struct FeedForward<const M: usize, const F: usize, E: Dtype, Dev: Storage<E>> {

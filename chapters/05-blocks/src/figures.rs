@@ -4,19 +4,21 @@
 use ch01_attention::{broadcast_mask, causal_allowed};
 use ch03_multi_head::average_heads;
 use dfdx::prelude::*;
-use support::{normal_vec, seeded_device, BarChart, Heatmap, LineChart};
+use support::{normal_tensor, seeded_device, BarChart, Heatmap, LineChart};
 
-use crate::{DecoderBlock, EncoderBlock, LayerNorm, Mode, Placement, PostNorm, PreNorm, StdNorm};
+use crate::{
+    LayerNorm, Mode, Placement, PostNorm, PreNorm, StdNorm, TinyDecoderBlock, TinyEncoderBlock,
+};
 
 /// `[1, 2, 3, 4]` through both layer norms (gamma 1, beta 0).
 pub fn layer_norms() -> BarChart {
     let dev = seeded_device(0);
     let x = dev.tensor_from_vec(vec![1.0f32, 2.0, 3.0, 4.0], (1, 1, Const::<4>));
     let standard = LayerNorm::<4, f32, _>::new(&dev).forward(x.clone()).as_vec();
-    let seed_form = StdNorm::<4, f32, _>::new(&dev).forward(x).as_vec();
+    let std_norm_form = StdNorm::<4, f32, _>::new(&dev).forward(x).as_vec();
     BarChart::new("x = [1, 2, 3, 4] normalised two ways", &["x1", "x2", "x3", "x4"])
         .series("LayerNorm (biased variance)", standard)
-        .series("unbiased std + eps", seed_form)
+        .series("unbiased std + eps", std_norm_form)
         .y_desc("normalised value")
         .y_range(-1.6, 1.6)
 }
@@ -25,8 +27,8 @@ pub fn layer_norms() -> BarChart {
 // ANCHOR: encoder_heatmap
 pub fn encoder_weights() -> Heatmap {
     let dev = seeded_device(0);
-    let block = EncoderBlock::<16, 4, 4, 32, PreNorm, f32, _>::new(&dev);
-    let x = dev.tensor_from_vec(normal_vec(5, 6 * 16), (1, 6, Const::<16>));
+    let block = TinyEncoderBlock::<PreNorm, _>::new(&dev);
+    let x = normal_tensor(&dev, 5, (1, 6, Const::<16>));
     let (_, w) = block.forward(x, None, Mode::Eval);
     Heatmap::new("encoder self-attention (mean of 4 heads)", average_heads(w).as_vec(), 6, 6)
         .axes("key position", "query position")
@@ -37,9 +39,9 @@ pub fn encoder_weights() -> Heatmap {
 /// Cross-attention of a seeded decoder block: 5 target tokens (causal self-mask) over 7 memory tokens.
 pub fn cross_weights() -> Heatmap {
     let dev = seeded_device(0);
-    let block = DecoderBlock::<16, 4, 4, 32, PreNorm, f32, _>::new(&dev);
-    let tgt = dev.tensor_from_vec(normal_vec(6, 5 * 16), (1, 5, Const::<16>));
-    let memory = dev.tensor_from_vec(normal_vec(7, 7 * 16), (1, 7, Const::<16>));
+    let block = TinyDecoderBlock::<PreNorm, _>::new(&dev);
+    let tgt = normal_tensor(&dev, 6, (1, 5, Const::<16>));
+    let memory = normal_tensor(&dev, 7, (1, 7, Const::<16>));
     let causal = broadcast_mask(causal_allowed(&dev, 5), 1, Const::<4>);
     let (_, w) = block.forward(tgt, &memory, Some(&causal), None, Mode::Eval);
     Heatmap::new(
@@ -55,12 +57,10 @@ pub fn cross_weights() -> Heatmap {
 /// placements, so the weights are the same).
 pub fn stream_std<P: Placement>(depth: usize) -> Vec<f32> {
     let dev = seeded_device(3);
-    let mut x = dev.tensor_from_vec(normal_vec(8, 2 * 8 * 16), (2, 8, Const::<16>));
+    let mut x = normal_tensor(&dev, 8, (2, 8, Const::<16>));
     (0..depth)
         .map(|_| {
-            x = EncoderBlock::<16, 4, 4, 32, P, f32, _>::new(&dev)
-                .forward(x.clone(), None, Mode::Eval)
-                .0;
+            x = TinyEncoderBlock::<P, _>::new(&dev).forward(x.clone(), None, Mode::Eval).0;
             let v = x.as_vec();
             let mean = v.iter().sum::<f32>() / v.len() as f32;
             (v.iter().map(|a| (a - mean).powi(2)).sum::<f32>() / v.len() as f32).sqrt()

@@ -25,6 +25,31 @@ pub fn finite_differences(x: &[f32], h: f32, f: impl Fn(&[f32]) -> f32) -> Vec<f
 }
 // ANCHOR_END: finite_differences
 
+/// [`finite_differences`] for a function with kinks, such as a network with a ReLU inside. Next to
+/// its value, `f` returns which side of every kink the point lies on (for a ReLU: the sign of each
+/// of its inputs). Where the two probes `x ± h e_i` lie on different sides of a kink, the central
+/// difference straddles it and is no derivative: that coordinate is `None`.
+// ANCHOR: with_kinks
+pub fn finite_differences_with_kinks(
+    x: &[f32],
+    h: f32,
+    f: impl Fn(&[f32]) -> (f32, Vec<bool>),
+) -> Vec<Option<f32>> {
+    let mut probe = x.to_vec();
+    (0..x.len())
+        .map(|i| {
+            probe[i] = x[i] + h;
+            let (up, up_sides) = f(&probe);
+            probe[i] = x[i] - h;
+            let (down, down_sides) = f(&probe);
+            probe[i] = x[i];
+            let smooth = up_sides == down_sides;
+            smooth.then(|| ((up as f64 - down as f64) / (2.0 * h as f64)) as f32)
+        })
+        .collect()
+}
+// ANCHOR_END: with_kinks
+
 /// The largest `|a - b| / max(1, |b|)` over two gradients: absolute for small entries, relative
 /// for large ones.
 pub fn max_relative_error(a: &[f32], b: &[f32]) -> f32 {
@@ -40,5 +65,14 @@ mod tests {
         let g = super::finite_differences(&[2.0, 5.0], 1e-2, |v| v[0].powi(3) + 2.0 * v[1]);
         assert!((g[0] - 12.0001).abs() < 2e-3, "{g:?}");
         assert!((g[1] - 2.0).abs() < 1e-3, "{g:?}");
+    }
+
+    #[test]
+    fn a_kink_between_the_probes_is_skipped() {
+        // relu(x) at 0.005 and at 1: the probes of the first straddle the kink at 0
+        let relu = |v: &[f32]| (v.iter().map(|x| x.max(0.0)).sum(), vec![v[0] > 0.0, v[1] > 0.0]);
+        let g = super::finite_differences_with_kinks(&[0.005, 1.0], 1e-2, relu);
+        assert_eq!(g[0], None);
+        assert!((g[1].unwrap() - 1.0).abs() < 1e-3, "{g:?}");
     }
 }

@@ -8,14 +8,16 @@
 //! * [`norm`]: [`LayerNorm`] (PyTorch's) and [`StdNorm`] (unbiased std, eps outside the root);
 //! * [`ffn`]: [`FeedForward`], [`dropout`] and [`Mode`];
 //! * [`block`]: [`residual`], [`EncoderBlock`], [`DecoderBlock`], [`PreNorm`] / [`PostNorm`];
-//! * [`model`]: [`Encoder`] and [`Decoder`] stacks, [`Transformer`] (what `nn.Transformer` is) and
-//!   [`Seq2Seq`] (tokens in, logits out);
-//! * [`gradcheck`]: central finite differences, to check dfdx's gradients.
+//! * [`stack`]: [`Encoder`] and [`Decoder`] stacks of `L` blocks;
+//! * [`model`]: [`Transformer`] (what `nn.Transformer` is) and [`Seq2Seq`] (tokens in, logits
+//!   out);
+//! * [`gradcheck`]: central finite differences, to check dfdx's gradients;
+//! * [`presets`]: the configurations the book runs, by name ([`DemoSeq2Seq`], ...).
 //!
 //! Sizes are part of the types, so a block whose heads do not divide `d_model` does not compile
 //! (the check is chapter 3's, evaluated where the block's attention runs):
 //!
-//! ```compile_fail
+//! ```compile_fail,E0080
 //! use ch05_blocks::{EncoderBlock, Mode, PreNorm};
 //! use dfdx::prelude::*;
 //! let dev: Cpu = Default::default();
@@ -27,7 +29,7 @@
 //!
 //! and neither does a decoder fed an encoder output of another width:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0308
 //! use ch05_blocks::{DecoderBlock, Mode, PostNorm};
 //! use dfdx::prelude::*;
 //! let dev: Cpu = Default::default();
@@ -59,10 +61,17 @@ pub mod figures;
 pub mod gradcheck;
 pub mod model;
 pub mod norm;
+pub mod presets;
+pub mod stack;
 
 pub use block::{
     residual, DecoderBlock, DecoderWeights, EncoderBlock, Placement, PostNorm, PreNorm,
 };
 pub use ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
-pub use model::{Decoder, Encoder, Seq2Seq, Transformer};
+pub use model::{InputError, Seq2Seq, Seq2SeqMasks, Transformer};
 pub use norm::{LayerNorm, StdNorm};
+pub use presets::{
+    DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, TinyDecoder,
+    TinyDecoderBlock, TinyEncoder, TinyEncoderBlock,
+};
+pub use stack::{Decoder, Encoder};

@@ -1,121 +1,25 @@
-//! Stacks of blocks, `nn.Transformer`'s layout, and the complete token-to-logits model.
+//! `nn.Transformer`'s layout and the complete token-to-logits model.
 
 use ch01_attention::Mask;
-use ch04_positions::{embed_scaled, PositionError, SinusoidalEncoding};
+use ch04_positions::{embed_scaled, SequenceTooLong, SinusoidalEncoding, TokenOutOfVocab};
 use dfdx::nn::modules::{Embedding, Linear};
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::block::{DecoderBlock, DecoderWeights, EncoderBlock, Placement};
+use crate::block::Placement;
 use crate::ffn::{dropout, Mode, DEFAULT_DROPOUT};
 use crate::norm::LayerNorm;
-
-/// `L` encoder blocks applied in turn (`L` is part of the type, as in dfdx's `Repeated`).
-#[derive(Clone, Debug)]
-pub struct Encoder<
-    const M: usize,
-    const H: usize,
-    const DK: usize,
-    const F: usize,
-    const L: usize,
-    P: Placement,
-    E: Dtype,
-    Dev: Storage<E>,
-> {
-    pub layers: Vec<EncoderBlock<M, H, DK, F, P, E, Dev>>,
-}
-
-/// `L` decoder blocks, each attending to the same encoder output.
-#[derive(Clone, Debug)]
-pub struct Decoder<
-    const M: usize,
-    const H: usize,
-    const DK: usize,
-    const F: usize,
-    const L: usize,
-    P: Placement,
-    E: Dtype,
-    Dev: Storage<E>,
-> {
-    pub layers: Vec<DecoderBlock<M, H, DK, F, P, E, Dev>>,
-}
-
-impl<
-        const M: usize,
-        const H: usize,
-        const DK: usize,
-        const F: usize,
-        const L: usize,
-        P: Placement,
-        Dev: Device<f32>,
-    > Encoder<M, H, DK, F, L, P, f32, Dev>
-{
-    pub fn new(dev: &Dev) -> Self {
-        BuildModule::build(dev)
-    }
-
-    /// Runs every block; returns the output and each block's self-attention weights.
-    #[allow(clippy::type_complexity)]
-    // ANCHOR: encoder_stack
-    pub fn forward<B: Dim, S: Dim, T>(
-        &self,
-        mut x: Tensor<(B, S, Const<M>), f32, Dev, T>,
-        mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
-        mode: Mode,
-    ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Vec<Tensor<(B, Const<H>, S, S), f32, Dev>>)
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
-        let mut weights = Vec::with_capacity(L);
-        for layer in &self.layers {
-            let (y, w) = layer.forward(x, mask, mode);
-            x = y;
-            weights.push(w);
-        }
-        (x, weights)
-    }
-    // ANCHOR_END: encoder_stack
-}
-
-impl<
-        const M: usize,
-        const H: usize,
-        const DK: usize,
-        const F: usize,
-        const L: usize,
-        P: Placement,
-        Dev: Device<f32>,
-    > Decoder<M, H, DK, F, L, P, f32, Dev>
-{
-    pub fn new(dev: &Dev) -> Self {
-        BuildModule::build(dev)
-    }
-
-    /// Runs every block over the same `memory`; returns the output and each block's weights.
-    #[allow(clippy::type_complexity)]
-    pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T>(
-        &self,
-        mut x: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
-        memory: &Tensor<(B, Sk, Const<M>), f32, Dev>,
-        self_mask: Option<&Mask<B, Const<H>, Sq, Sq, Dev>>,
-        memory_mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
-        mode: Mode,
-    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Vec<DecoderWeights<B, H, Sq, Sk, Dev>>)
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
-        let mut weights = Vec::with_capacity(L);
-        for layer in &self.layers {
-            let (y, w) = layer.forward(x, memory, self_mask, memory_mask, mode);
-            x = y;
-            weights.push(w);
-        }
-        (x, weights)
-    }
-}
+use crate::stack::{Decoder, Encoder};
 
 /// What PyTorch's `nn.Transformer` is: an encoder stack and a decoder stack, each followed by a
 /// final layer norm, and nothing else (no embeddings, no positions, no output projection).
+///
+/// # Generics
+/// - `M`, `H`, `DK`, `F`, `P`, `E`, `Dev`: those of [`EncoderBlock`](crate::EncoderBlock).
+/// - `LE`, `LD`: the number of encoder and of decoder blocks.
+///
+/// PyTorch equivalent: `nn.Transformer(d_model=M, nhead=H, num_encoder_layers=LE,
+/// num_decoder_layers=LD, dim_feedforward=F, batch_first=True)`.
 // ANCHOR: transformer_struct
 #[derive(Clone, Debug)]
 pub struct Transformer<
@@ -152,19 +56,16 @@ impl<
     }
 
     /// Already-embedded source `(batch, src_len, d_model)` and target `(batch, tgt_len, d_model)`
-    /// in, `(batch, tgt_len, d_model)` out.
-    #[allow(clippy::too_many_arguments)]
+    /// in, `(batch, tgt_len, d_model)` out; the three masks as in [`Seq2Seq::try_forward`].
     pub fn forward<B: Dim, Ss: Dim, St: Dim>(
         &self,
         src: Tensor<(B, Ss, Const<M>), f32, Dev>,
         tgt: Tensor<(B, St, Const<M>), f32, Dev>,
-        src_mask: Option<&Mask<B, Const<H>, Ss, Ss, Dev>>,
-        tgt_mask: Option<&Mask<B, Const<H>, St, St, Dev>>,
-        memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
+        masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
         mode: Mode,
     ) -> Tensor<(B, St, Const<M>), f32, Dev> {
-        let memory = self.encoder_norm.forward(self.encoder.forward(src, src_mask, mode).0);
-        let out = self.decoder.forward(tgt, &memory, tgt_mask, memory_mask, mode).0;
+        let memory = self.encoder_norm.forward(self.encoder.forward(src, masks.src, mode).0);
+        let out = self.decoder.forward(tgt, &memory, masks.tgt, masks.memory, mode).0;
         self.decoder_norm.forward(out)
     }
 }
@@ -174,6 +75,15 @@ impl<
 /// `src ids -> embedding * sqrt(d) + PE -> dropout -> encoder` and
 /// `tgt ids -> embedding * sqrt(d) + PE -> dropout -> decoder (over the encoder's output) -> Linear`.
 /// Like the PyTorch model it mirrors, the stacks have no final layer norm.
+///
+/// # Generics
+/// - `SV`, `TV`: the source and target vocabulary sizes.
+/// - `M`, `H`, `DK`, `F`, `P`, `E`, `Dev`: those of [`EncoderBlock`](crate::EncoderBlock).
+/// - `L`: the number of blocks in each stack.
+///
+/// PyTorch has no single module for it: it is two `nn.Embedding`s scaled by `sqrt(M)`, a
+/// sinusoidal `PositionalEncoding`, `nn.TransformerEncoder` and `nn.TransformerDecoder` of `L`
+/// layers each, and an `nn.Linear(M, TV)`, as in the model of a common PyTorch tutorial.
 // ANCHOR: seq2seq_struct
 #[derive(Clone, Debug)]
 pub struct Seq2Seq<
@@ -204,7 +114,43 @@ pub struct Seq2Seq<
 /// The default `max_len` of [`Seq2Seq`], as in the PyTorch model it mirrors.
 pub const DEFAULT_MAX_LEN: usize = 200;
 
-/// Masks for [`Seq2Seq::forward`]: `true` = may attend, already broadcast to `(batch, heads, q, k)`.
+/// Why [`Seq2Seq::try_forward`] refused its input: one of chapter 4's two errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// A source or target sequence is longer than the model's `max_len`.
+    TooLong(SequenceTooLong),
+    /// A source or target id is outside its vocabulary.
+    OutOfVocab(TokenOutOfVocab),
+}
+
+impl From<SequenceTooLong> for InputError {
+    fn from(e: SequenceTooLong) -> Self {
+        Self::TooLong(e)
+    }
+}
+
+impl From<TokenOutOfVocab> for InputError {
+    fn from(e: TokenOutOfVocab) -> Self {
+        Self::OutOfVocab(e)
+    }
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::TooLong(e) => e.fmt(f),
+            Self::OutOfVocab(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Masks for [`Seq2Seq::try_forward`] and [`Transformer::forward`]: `true` = may attend, already broadcast to
+/// `(batch, heads, q, k)`.
+///
+/// # Generics
+/// `B` (batch), `H` (heads), `Ss` (source length), `St` (target length), `Dev` (device).
 pub struct Seq2SeqMasks<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> {
     /// encoder self-attention (source padding)
     pub src: Option<&'a Mask<B, Const<H>, Ss, Ss, Dev>>,
@@ -239,17 +185,16 @@ impl<
     }
 
     /// Token ids `(batch, seq)` to `(batch, seq, d_model)`: scaled embedding + sinusoidal positions.
-    #[allow(clippy::type_complexity)]
     fn embed<const V: usize, B: Dim, S: Dim, T: Tape<f32, Dev>>(
         &self,
         table: &Embedding<V, M, f32, Dev>,
         ids: Tensor<(B, S), usize, Dev, T>,
         mode: Mode,
-    ) -> Result<Tensor<(B, S, Const<M>), f32, Dev, T>, PositionError> {
+    ) -> Result<Tensor<(B, S, Const<M>), f32, Dev, T>, InputError> {
         let (b, s) = *ids.shape();
         let len = s.size();
         if len > self.max_len {
-            return Err(PositionError::TooLong { len, max_len: self.max_len });
+            return Err(SequenceTooLong { len, max_len: self.max_len }.into());
         }
         let dev = ids.device().clone();
         let x = embed_scaled(table, ids)?.reshape_like(&(b, len, Const::<M>));
@@ -260,18 +205,14 @@ impl<
 
     /// Logits `(batch, tgt_len, tgt_vocab)` for source ids `(batch, src_len)` and target ids
     /// `(batch, tgt_len)`. Errors on an id outside a vocabulary or a sequence longer than `max_len`.
-    #[allow(clippy::type_complexity)]
     // ANCHOR: seq2seq_forward
-    pub fn try_forward<B: Dim, Ss: Dim, St: Dim, T>(
+    pub fn try_forward<B: Dim, Ss: Dim, St: Dim, T: Tape<f32, Dev>>(
         &self,
         src: Tensor<(B, Ss), usize, Dev, T>,
         tgt: Tensor<(B, St), usize, Dev, T>,
         masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
         mode: Mode,
-    ) -> Result<Tensor<(B, St, Const<TV>), f32, Dev, T>, PositionError>
-    where
-        T: Tape<f32, Dev> + Merge<T> + Merge<NoneTape>,
-    {
+    ) -> Result<Tensor<(B, St, Const<TV>), f32, Dev, T>, InputError> {
         let src = self.embed(&self.src_embed, src, mode)?;
         let tgt = self.embed(&self.tgt_embed, tgt, mode)?;
         // the encoder's output is the decoder's "memory"; its tape joins the decoder's
@@ -283,36 +224,6 @@ impl<
     }
     // ANCHOR_END: seq2seq_forward
 }
-
-/// The visitor of a stack: its `L` blocks, named `layers.0`, `layers.1`, ... (as PyTorch names them).
-macro_rules! stack_collection {
-    ($stack:ident) => {
-        impl<
-                const M: usize,
-                const H: usize,
-                const DK: usize,
-                const F: usize,
-                const L: usize,
-                P: Placement,
-                Dev: Device<f32>,
-            > TensorCollection<f32, Dev> for $stack<M, H, DK, F, L, P, f32, Dev>
-        {
-            type To<E2: Dtype, D2: Device<E2>> = $stack<M, H, DK, F, L, P, E2, D2>;
-
-            fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
-                visitor: &mut V,
-            ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
-                let names: Vec<String> = (0..L).map(|i| format!("layers.{i}")).collect();
-                let fields = names.iter().enumerate().map(|(i, n)| {
-                    Self::module(n, move |s| &s.layers[i], move |s| &mut s.layers[i])
-                });
-                visitor.visit_fields(fields.collect::<Vec<_>>(), |layers| $stack { layers })
-            }
-        }
-    };
-}
-stack_collection!(Encoder);
-stack_collection!(Decoder);
 
 impl<
         const M: usize,

@@ -1,5 +1,5 @@
-//! Layer normalisation, written out from the mean and the variance, in the two forms found in the
-//! sources.
+//! Layer normalisation ([Ba et al. 2016](https://arxiv.org/abs/1607.06450)), written out from the
+//! mean and the variance, in the two forms common PyTorch code uses.
 //!
 //! * [`LayerNorm`]: `gamma * (x - mean) / sqrt(var + eps) + beta` with the *biased* variance (divide
 //!   by `d`) and `eps = 1e-5` inside the square root. This is PyTorch's `nn.LayerNorm`, what
@@ -37,8 +37,14 @@ pub fn scale_shift<B: Dim, S: Dim, const M: usize, Dev: Device<f32>, T: Tape<f32
 }
 // ANCHOR_END: center
 
-/// `(x - mean) / sqrt(var + eps) * gamma + beta` over the last axis, biased variance (PyTorch's
-/// `nn.LayerNorm`).
+/// `(x - mean) / sqrt(var + eps) * gamma + beta` over the last axis, biased variance.
+///
+/// # Generics
+/// - `M`: the number of features normalised together (`d_model`).
+/// - `E`: the element type of `gamma` and `beta` (`f32`).
+/// - `Dev`: the dfdx device that holds them.
+///
+/// PyTorch equivalent: `nn.LayerNorm(M)` (`weight` is `gamma`, `bias` is `beta`, `eps = 1e-5`).
 // ANCHOR: layer_norm_struct
 #[derive(Clone, Debug)]
 pub struct LayerNorm<const M: usize, E: Dtype, Dev: Storage<E>> {
@@ -54,7 +60,8 @@ pub struct LayerNorm<const M: usize, E: Dtype, Dev: Storage<E>> {
 /// PyTorch's default `eps` for `nn.LayerNorm`.
 pub const LAYER_NORM_EPS: f64 = 1e-5;
 
-/// The seed's `NormLayer` default `eps` (added to the standard deviation).
+/// The default `eps` of the annotated-Transformer style `NormLayer` (added to the standard
+/// deviation).
 pub const STD_NORM_EPS: f64 = 1e-6;
 
 impl<const M: usize, Dev: Device<f32>> LayerNorm<M, f32, Dev> {
@@ -81,6 +88,12 @@ impl<const M: usize, Dev: Device<f32>> LayerNorm<M, f32, Dev> {
 
 /// `(x - mean) / (std + eps) * gamma + beta` over the last axis, with the unbiased standard
 /// deviation (`torch.std`'s default) and `eps` added to the std.
+///
+/// # Generics
+/// As [`LayerNorm`]'s: `M` features, element type `E`, device `Dev`.
+///
+/// PyTorch equivalent: no built-in layer; the annotated-Transformer style `NormLayer`
+/// (`a_2 * (x - mean) / (x.std(-1) + eps) + b_2`, `eps = 1e-6`) that many tutorials copy.
 #[derive(Clone, Debug)]
 pub struct StdNorm<const M: usize, E: Dtype, Dev: Storage<E>> {
     pub gamma: Tensor<(Const<M>,), E, Dev>,

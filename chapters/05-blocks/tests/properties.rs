@@ -33,7 +33,7 @@ proptest! {
         }
     }
 
-    /// The seed's form is the standard one times sqrt((d - 1) / d); exactly so with eps = 0 (eps
+    /// The unbiased-std form is the standard one times sqrt((d - 1) / d); exactly so with eps = 0 (eps
     /// sits in different places in the two, which matters only for nearly constant tokens).
     #[test]
     fn std_norm_is_layer_norm_times_a_constant(seed in any::<u64>(), n in 1usize..6, scale in 0.5f32..10.0) {
@@ -42,10 +42,10 @@ proptest! {
         let (mut ln, mut sn) = (LayerNorm::<D, f32, Dev>::new(&dev), StdNorm::<D, f32, Dev>::new(&dev));
         (ln.eps, sn.eps) = (0.0, 0.0);
         let standard = ln.forward(x.clone()).as_vec();
-        let seed_form = sn.forward(x).as_vec();
+        let std_norm_form = sn.forward(x).as_vec();
         let ratio = unbiased_over_biased(D) as f32;
         let expected: Vec<f32> = standard.iter().map(|v| v * ratio).collect();
-        assert_close(&seed_form, &expected, 1e-5);
+        assert_close(&std_norm_form, &expected, 1e-5);
     }
 
     /// Without a mask or positions, an encoder block treats its input as a set (chapter 4): permuting

@@ -66,6 +66,19 @@ fn real_tokens(padding: Vec<Vec<bool>>) -> Vec<Vec<bool>> {
 }
 
 #[test]
+fn fixture_has_the_pages_sizes() {
+    // d_model 16, 4 heads, d_ff 32, no dropout: the sizes the page and these tests use
+    let f = fixture();
+    let size = |k: &str| f[k].as_u64().unwrap_or_else(|| panic!("no {k:?}")) as usize;
+    assert_eq!((size("d_model"), size("heads"), size("d_ff")), (D, H, FF));
+    assert_eq!((D, H, DK, FF), (16, 4, 4, 32));
+    assert_eq!(
+        (f["encoder_post"]["norm_first"].as_bool(), f["encoder_pre"]["norm_first"].as_bool()),
+        (Some(false), Some(true))
+    );
+}
+
+#[test]
 fn layer_norm_matches_pytorch() {
     let dev = Dev::default();
     let f = &fixture()["layer_norm"];
@@ -75,7 +88,7 @@ fn layer_norm_matches_pytorch() {
     let x = dev.tensor_from_vec(floats(f, "x"), (2, 3, Const::<D>));
     assert_close(&ln.forward(x.clone()).as_vec(), &floats(f, "output"), 1e-5);
 
-    // the seed's NormLayer formula, evaluated by PyTorch
+    // the annotated-Transformer style NormLayer formula, evaluated by PyTorch
     let mut sn = StdNorm::<D, f32, Dev>::new(&dev);
     sn.gamma = ln.gamma.clone();
     sn.beta = ln.beta.clone();
@@ -153,26 +166,27 @@ fn decoder_layer_pre_norm_matches_pytorch() {
 
 #[test]
 fn parameter_counts_match_pytorch() {
-    use ch05_blocks::{Seq2Seq, Transformer};
+    use ch05_blocks::{DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer};
     use dfdx::nn::NumParams;
     let dev = Dev::default();
+    // the PyTorch version the book names
+    assert_eq!(fixture()["torch_version"].as_str(), Some("2.15.0"));
     let counts = &fixture()["param_counts"];
     let torch = |k: &str| counts[k].as_u64().unwrap_or_else(|| panic!("no count {k:?}")) as usize;
     assert_eq!(
-        EncoderBlock::<64, 8, 8, 256, PostNorm, f32, Dev>::new(&dev).num_trainable_params(),
+        DemoEncoderBlock::<PostNorm, Dev>::new(&dev).num_trainable_params(),
         torch("encoder_layer_64_8_256")
     );
     assert_eq!(
-        DecoderBlock::<64, 8, 8, 256, PostNorm, f32, Dev>::new(&dev).num_trainable_params(),
+        DemoDecoderBlock::<PostNorm, Dev>::new(&dev).num_trainable_params(),
         torch("decoder_layer_64_8_256")
     );
     assert_eq!(
-        Seq2Seq::<1000, 1000, 128, 8, 16, 512, 3, PreNorm, f32, Dev>::new(&dev)
-            .num_trainable_params(),
+        DemoSeq2Seq::<Dev>::new(&dev).num_trainable_params(),
         torch("seq2seq_1000_1000_128_8_3_512")
     );
     assert_eq!(
-        Transformer::<64, 8, 8, 256, 3, 3, PostNorm, f32, Dev>::new(&dev).num_trainable_params(),
+        DemoTransformer::<Dev>::new(&dev).num_trainable_params(),
         torch("transformer_64_8_3_3_256")
     );
 }

@@ -1,15 +1,14 @@
 //! The numbers of chapter 5, as the book prints them.
 
 use ch01_attention::{broadcast_mask, causal_allowed};
-use ch04_positions::PositionError;
-use ch05_blocks::model::Seq2SeqMasks;
+use ch04_positions::{SequenceTooLong, TokenOutOfVocab};
 use ch05_blocks::norm::unbiased_over_biased;
 use ch05_blocks::{
-    dropout, DecoderBlock, EncoderBlock, LayerNorm, Mode, PostNorm, PreNorm, Seq2Seq, StdNorm,
-    Transformer,
+    dropout, DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, EncoderBlock,
+    InputError, LayerNorm, Mode, PostNorm, PreNorm, Seq2Seq, Seq2SeqMasks, StdNorm,
 };
 use dfdx::prelude::*;
-use support::{assert_close, normal_vec, seeded_device, Dev};
+use support::{assert_close, normal_tensor, seeded_device, Dev};
 
 fn token_stats(v: &[f32], d: usize) -> Vec<(f32, f32)> {
     v.chunks(d)
@@ -27,22 +26,31 @@ fn worked_example_layer_norm_two_forms() {
     let x = dev.tensor_from_vec(vec![1.0f32, 2.0, 3.0, 4.0], (1, 1, Const::<4>));
     // mean 2.5, biased variance 1.25, unbiased variance 5/3
     let standard = LayerNorm::<4, f32, Dev>::new(&dev).forward(x.clone()).as_vec();
-    let seed_form = StdNorm::<4, f32, Dev>::new(&dev).forward(x).as_vec();
+    let std_norm_form = StdNorm::<4, f32, Dev>::new(&dev).forward(x).as_vec();
     let a = 1.5 / (1.25f64 + 1e-5).sqrt();
     let b = 0.5 / (1.25f64 + 1e-5).sqrt();
     assert_close(&standard, &[-a as f32, -b as f32, b as f32, a as f32], 1e-6);
     assert_close(&standard, &[-1.3416, -0.4472, 0.4472, 1.3416], 1e-4);
     let s = (5.0f64 / 3.0).sqrt() + 1e-6;
     assert_close(
-        &seed_form,
+        &std_norm_form,
         &[(-1.5 / s) as f32, (-0.5 / s) as f32, (0.5 / s) as f32, (1.5 / s) as f32],
         1e-6,
     );
-    assert_close(&seed_form, &[-1.1619, -0.3873, 0.3873, 1.1619], 1e-4);
+    assert_close(&std_norm_form, &[-1.1619, -0.3873, 0.3873, 1.1619], 1e-4);
     // the two differ by sqrt((d - 1) / d): 0.866 for d = 4, 0.999 for d = 512
-    assert!((seed_form[3] / standard[3] - 0.866_025_4).abs() < 1e-5);
+    assert!((std_norm_form[3] / standard[3] - 0.866_025_4).abs() < 1e-5);
     assert!((unbiased_over_biased(4) - 0.866_025_4).abs() < 1e-7);
     assert!((unbiased_over_biased(512) - 0.999_023_0).abs() < 1e-6);
+    // printed as 0.866 and 0.999: for d = 4 the forms differ by 13 %
+    assert_eq!(format!("{:.3}", unbiased_over_biased(4)), "0.866");
+    assert_eq!(format!("{:.3}", unbiased_over_biased(512)), "0.999");
+    assert_eq!(format!("{:.0}", 100.0 * (1.0 - unbiased_over_biased(4))), "13");
+    // the table's inputs: mean 2.5, biased variance 1.25, unbiased 5/3
+    let x = [1.0f64, 2.0, 3.0, 4.0];
+    let mean = x.iter().sum::<f64>() / 4.0;
+    let squares: f64 = x.iter().map(|v| (v - mean).powi(2)).sum();
+    assert_eq!((mean, squares / 4.0, squares / 3.0), (2.5, 1.25, 5.0 / 3.0));
 }
 
 #[test]
@@ -53,7 +61,7 @@ fn worked_example_dropout_only_in_training() {
     let dropped = dropout(ones, 0.25, Mode::Train).as_vec();
     let zeros = dropped.iter().filter(|&&x| x == 0.0).count();
     assert!((2_300..=2_700).contains(&zeros), "{zeros} of 10000 zeroed with p = 0.25");
-    // survivors are scaled by 1 / (1 - p) so the expected value stays 1
+    // survivors are scaled by 1 / (1 - p) so the expected value stays 1: 4/3, to 1e-6
     assert!(dropped.iter().all(|&x| x == 0.0 || (x - 4.0 / 3.0).abs() < 1e-6));
 }
 
@@ -67,8 +75,8 @@ fn dropout_of_one_is_an_error() {
 #[test]
 fn worked_example_encoder_block_2x10x64() {
     let dev = seeded_device(0);
-    let x = dev.tensor_from_vec(normal_vec(0, 2 * 10 * 64), (2, 10, Const::<64>));
-    let pre = EncoderBlock::<64, 8, 8, 256, PreNorm, f32, Dev>::new(&dev);
+    let x = normal_tensor(&dev, 0, (2, 10, Const::<64>));
+    let pre = DemoEncoderBlock::<PreNorm, Dev>::new(&dev);
     let (y, w) = pre.forward(x.clone(), None, Mode::Eval);
     assert_eq!(y.shape().concrete(), [2, 10, 64]);
     assert_eq!(w.shape().concrete(), [2, 8, 10, 10]);
@@ -78,7 +86,7 @@ fn worked_example_encoder_block_2x10x64() {
     assert_ne!(pre.forward(x.clone(), None, Mode::Train).0.as_vec(), y.as_vec());
 
     // post-norm ends in a LayerNorm (gamma 1, beta 0): every token has mean 0 and variance 1
-    let post = EncoderBlock::<64, 8, 8, 256, PostNorm, f32, Dev>::new(&dev);
+    let post = DemoEncoderBlock::<PostNorm, Dev>::new(&dev);
     for (mean, var) in token_stats(&post.forward(x, None, Mode::Eval).0.as_vec(), 64) {
         assert!(mean.abs() < 1e-5 && (var - 1.0).abs() < 1e-3, "mean {mean}, variance {var}");
     }
@@ -87,7 +95,7 @@ fn worked_example_encoder_block_2x10x64() {
 #[test]
 fn worked_example_zero_sublayers_make_pre_norm_the_identity() {
     let dev = seeded_device(1);
-    let x = dev.tensor_from_vec(normal_vec(1, 3 * 16), (1, 3, Const::<16>));
+    let x = normal_tensor(&dev, 1, (1, 3, Const::<16>));
     let mut block = EncoderBlock::<16, 4, 4, 32, PreNorm, f32, Dev>::new(&dev);
     // zero the last projection of each sub-layer: f(x) = 0, so x + f(norm(x)) = x
     block.self_attn.w_o.weight = dev.zeros();
@@ -111,9 +119,9 @@ fn worked_example_zero_sublayers_make_pre_norm_the_identity() {
 #[test]
 fn worked_example_decoder_block_2x8_over_2x10() {
     let dev = seeded_device(2);
-    let tgt = dev.tensor_from_vec(normal_vec(2, 2 * 8 * 64), (2, 8, Const::<64>));
-    let memory = dev.tensor_from_vec(normal_vec(3, 2 * 10 * 64), (2, 10, Const::<64>));
-    let block = DecoderBlock::<64, 8, 8, 256, PreNorm, f32, Dev>::new(&dev);
+    let tgt = normal_tensor(&dev, 2, (2, 8, Const::<64>));
+    let memory = normal_tensor(&dev, 3, (2, 10, Const::<64>));
+    let block = DemoDecoderBlock::<PreNorm, Dev>::new(&dev);
     let causal = broadcast_mask(causal_allowed(&dev, 8), 2, Const::<8>);
     let (y, w) = block.forward(tgt, &memory, Some(&causal), None, Mode::Eval);
     assert_eq!(y.shape().concrete(), [2, 8, 64]);
@@ -133,8 +141,6 @@ fn worked_example_decoder_block_2x8_over_2x10() {
     assert!(w.cross_attn.as_vec().iter().all(|&x| x > 0.0));
 }
 
-type SeedModel = Seq2Seq<1000, 1000, 128, 8, 16, 512, 3, PreNorm, f32, Dev>;
-
 fn ids(dev: &Dev, seed: u64, batch: usize, len: usize) -> Tensor<(usize, usize), usize, Dev> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -144,7 +150,7 @@ fn ids(dev: &Dev, seed: u64, batch: usize, len: usize) -> Tensor<(usize, usize),
 #[test]
 fn worked_example_seq2seq_logits_2x12x1000() {
     let dev = seeded_device(3);
-    let model = SeedModel::new(&dev);
+    let model = DemoSeq2Seq::new(&dev);
     let (src, tgt) = (ids(&dev, 10, 2, 15), ids(&dev, 11, 2, 12));
     let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
     let masks = || Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
@@ -172,11 +178,16 @@ fn worked_example_seq2seq_logits_2x12x1000() {
 #[test]
 fn worked_example_nn_transformer_output_2x12x64() {
     let dev = seeded_device(4);
-    let model = Transformer::<64, 8, 8, 256, 3, 3, PostNorm, f32, Dev>::new(&dev);
-    let src = dev.tensor_from_vec(normal_vec(20, 2 * 15 * 64), (2, 15, Const::<64>));
-    let tgt = dev.tensor_from_vec(normal_vec(21, 2 * 12 * 64), (2, 12, Const::<64>));
+    let model = DemoTransformer::new(&dev);
+    let src = normal_tensor(&dev, 20, (2, 15, Const::<64>));
+    let tgt = normal_tensor(&dev, 21, (2, 12, Const::<64>));
     let causal = broadcast_mask(causal_allowed(&dev, 12), 2, Const::<8>);
-    let out = model.forward(src, tgt, None, Some(&causal), None, Mode::Eval);
+    let out = model.forward(
+        src,
+        tgt,
+        Seq2SeqMasks { tgt: Some(&causal), ..Default::default() },
+        Mode::Eval,
+    );
     assert_eq!(out.shape().concrete(), [2, 12, 64]);
     // the final decoder norm: every output token has mean 0 and variance 1
     for (mean, var) in token_stats(&out.as_vec(), 64) {
@@ -199,9 +210,12 @@ fn too_long_or_unknown_tokens_are_errors() {
             .map(|t| t.shape().concrete())
     };
     assert_eq!(run(&ok, &ok), Ok([1, 3, 12]));
-    assert_eq!(run(&long, &ok), Err(PositionError::TooLong { len: 7, max_len: 6 }));
-    assert_eq!(run(&ok, &long), Err(PositionError::TooLong { len: 7, max_len: 6 }));
-    assert_eq!(run(&unknown, &ok), Err(PositionError::TokenOutOfVocab { token: 10, vocab: 10 }));
+    let too_long = InputError::TooLong(SequenceTooLong { len: 7, max_len: 6 });
+    assert_eq!(run(&long, &ok), Err(too_long));
+    assert_eq!(run(&ok, &long), Err(too_long));
+    let unknown_id = InputError::OutOfVocab(TokenOutOfVocab { token: 10, vocab: 10 });
+    assert_eq!(run(&unknown, &ok), Err(unknown_id));
+    assert_eq!(unknown_id.to_string(), "token id 10 is outside the vocabulary of 10 ids (0..10)");
     // the target vocabulary is 12: id 10 is fine there
     assert_eq!(run(&ok, &unknown), Ok([1, 3, 12]));
 }
@@ -234,11 +248,17 @@ fn gradients_reach_every_part_of_the_model() {
 #[test]
 fn worked_example_depth_twelve_blocks() {
     use ch05_blocks::figures::stream_std;
-    // post-norm hands on a normalised stream after every block
+    // post-norm hands on a normalised stream after every block: 1.00 each time
     let post = stream_std::<PostNorm>(12);
-    assert!(post.iter().all(|s| (s - 1.0).abs() < 1e-3), "{post:?}");
-    // pre-norm adds to a stream that is never normalised: it grows with depth
+    assert!(post.iter().all(|s| format!("{s:.2}") == "1.00"), "{post:?}");
+    // pre-norm adds to a stream that is never normalised: 1.10 after the first block, 1.84
+    // after the twelfth
     let pre = stream_std::<PreNorm>(12);
-    assert!((pre[0] - 1.10).abs() < 0.01 && (pre[11] - 1.84).abs() < 0.01, "{pre:?}");
-    assert!(pre.windows(4).all(|w| w[3] > w[0]), "not growing: {pre:?}");
+    let printed = |i: usize| format!("{:.2}", pre[i]);
+    assert_eq!((printed(0), printed(11)), ("1.10".into(), "1.84".into()), "{pre:?}");
+    // it grows after every block but one: block 10 leaves it at 1.66, below block 9's 1.75
+    assert_eq!((printed(8), printed(9)), ("1.75".into(), "1.66".into()), "{pre:?}");
+    for i in 1..12 {
+        assert_eq!(pre[i] > pre[i - 1], i != 9, "block {}: {pre:?}", i + 1);
+    }
 }

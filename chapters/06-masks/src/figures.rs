@@ -3,11 +3,10 @@
 
 use ch01_attention::scaled_dot_product_attention;
 use dfdx::prelude::*;
-use support::{normal_vec, Dev, Heatmap};
+use support::{normal_tensor, Dev, Heatmap};
 
 use crate::{
-    causal_allowed, decoder_self_mask, padding_blocked, rows01, rows01_of, PAD, SEQUENCES,
-    TARGETS,
+    causal_allowed, decoder_self_mask, padding_blocked, rows01, rows01_of, PAD, SEQUENCES, TARGETS,
 };
 
 /// The tokens of a sequence as labels, `PAD` for the padding id.
@@ -28,7 +27,8 @@ pub fn causal() -> Heatmap {
         .axes("key position", "query position")
 }
 
-/// The padding mask of the three sequences, 1 = padding (PyTorch's `key_padding_mask` convention).
+/// The padding mask of the three sequences, 1 = padding (`nn.MultiheadAttention`'s
+/// `key_padding_mask` polarity).
 pub fn padding() -> Heatmap {
     let dev = Dev::default();
     let rows = padding_blocked(&dev, &SEQUENCES, PAD).rows01();
@@ -52,8 +52,7 @@ pub fn masked_weights_values() -> Vec<f32> {
     let dev = Dev::default();
     let mask = decoder_self_mask(&dev, &TARGETS[..1], PAD, Const::<1>); // (1, 1, 6, 6)
     let shape = (1, Const::<1>, 6, Const::<8>);
-    let q = dev.tensor_from_vec(normal_vec(1, 6 * 8), shape);
-    let k = dev.tensor_from_vec(normal_vec(2, 6 * 8), shape);
+    let (q, k) = (normal_tensor(&dev, 1, shape), normal_tensor(&dev, 2, shape));
     let (_, weights) = scaled_dot_product_attention(q, k.clone(), k, Some(&mask));
     weights.as_vec()
 }

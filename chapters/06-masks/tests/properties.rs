@@ -5,15 +5,16 @@
 //! is checked on the stack's outputs, not on one attention call.
 
 use ch01_attention::{broadcast_mask, scaled_dot_product_attention};
-use ch05_blocks::{Decoder, Encoder, Mode, Placement, PostNorm, PreNorm, Seq2Seq};
+use ch05_blocks::{Mode, Placement, PostNorm, PreNorm, Seq2Seq, TinyDecoder, TinyEncoder};
 use ch06_masks::{
     additive, attention_additive, causal_allowed, causal_blocked, decoder_self_mask, encoder_mask,
     fully_masked_rows, memory_mask, padding_blocked, real_tokens, rows01, Blocked, MaskSet, PAD,
 };
 use dfdx::prelude::*;
 use proptest::prelude::*;
-use support::{assert_close, max_abs_diff, normal_vec, seeded_device, Dev};
+use support::{assert_close, max_abs_diff, normal_tensor, normal_vec, seeded_device, Dev};
 
+/// The width and heads of chapter 5's `Tiny*` presets.
 const D: usize = 16;
 const H: usize = 4;
 
@@ -39,8 +40,8 @@ fn right_padded(lens: &[usize], len: usize, seed: u64) -> Vec<Vec<usize>> {
 /// on the target after position `i`, and the later outputs do.
 fn causal_holds<P: Placement>(seed: u64, batch: usize, n: usize, m: usize, i: usize) {
     let dev = seeded_device(seed);
-    let decoder = Decoder::<D, H, 4, 32, 2, P, f32, Dev>::new(&dev);
-    let memory = dev.tensor_from_vec(normal_vec(seed + 1, batch * m * D), (batch, m, Const::<D>));
+    let decoder = TinyDecoder::<2, P, Dev>::new(&dev);
+    let memory = normal_tensor(&dev, seed + 1, (batch, m, Const::<D>));
     let mask = broadcast_mask(causal_allowed(&dev, n), batch, Const::<H>);
     let run = |rows: Vec<f32>| {
         let x = dev.tensor_from_vec(rows, (batch, n, Const::<D>));
@@ -68,7 +69,7 @@ fn causal_holds<P: Placement>(seed: u64, batch: usize, n: usize, m: usize, i: us
 /// sequence's real outputs are those it has alone, unpadded and unmasked.
 fn padding_is_invisible<P: Placement>(seed: u64, lens: &[usize], len: usize) {
     let dev = seeded_device(seed);
-    let encoder = Encoder::<D, H, 4, 32, 2, P, f32, Dev>::new(&dev);
+    let encoder = TinyEncoder::<2, P, Dev>::new(&dev);
     let batch = lens.len();
     let ids = right_padded(lens, len, seed);
     let mask = encoder_mask(&dev, &ids, PAD, Const::<H>);
@@ -139,7 +140,7 @@ proptest! {
     ) {
         let (n, m) = (5, 4);
         let dev = seeded_device(seed);
-        let decoder = Decoder::<D, H, 4, 32, 2, PostNorm, f32, Dev>::new(&dev);
+        let decoder = TinyDecoder::<2, PostNorm, Dev>::new(&dev);
         let (tgt_ids, src_ids) = (right_padded(&tgt_lens, n, seed), right_padded(&src_lens, m, seed + 1));
         let self_mask = decoder_self_mask(&dev, &tgt_ids, PAD, Const::<H>);
         let cross_mask = memory_mask(&dev, &src_ids, PAD, Const::<H>, n);
@@ -165,7 +166,7 @@ proptest! {
     fn fully_padded_rows_do_not_leak(seed in 0u64..1_000_000, real_len in 1usize..6, lead in 1usize..4) {
         let len = 5;
         let dev = seeded_device(seed);
-        let decoder = Decoder::<D, H, 4, 32, 2, PreNorm, f32, Dev>::new(&dev);
+        let decoder = TinyDecoder::<2, PreNorm, Dev>::new(&dev);
         let right: Vec<usize> = (0..len).map(|j| if j < real_len { 1 + j } else { PAD }).collect();
         let left: Vec<usize> = (0..len).map(|j| if j < lead { PAD } else { 1 + j }).collect();
         let ids = vec![right, vec![PAD; len], left];
@@ -216,9 +217,9 @@ proptest! {
         // a random mask with key 0 always allowed, so no row is empty
         let flags: Vec<bool> = (0..sq * sk).map(|i| i % sk == 0 || (bits >> (i % 64)) & 1 == 1).collect();
         let mask = broadcast_mask(dev.tensor_from_vec(flags, (sq, sk)), 1, Const::<2>);
-        let q = dev.tensor_from_vec(normal_vec(seed, 2 * sq * 4), (1, Const::<2>, sq, Const::<4>));
-        let k = dev.tensor_from_vec(normal_vec(seed + 1, 2 * sk * 4), (1, Const::<2>, sk, Const::<4>));
-        let v = dev.tensor_from_vec(normal_vec(seed + 2, 2 * sk * 3), (1, Const::<2>, sk, Const::<3>));
+        let q = normal_tensor(&dev, seed, (1, Const::<2>, sq, Const::<4>));
+        let k = normal_tensor(&dev, seed + 1, (1, Const::<2>, sk, Const::<4>));
+        let v = normal_tensor(&dev, seed + 2, (1, Const::<2>, sk, Const::<3>));
         let (out_bool, w_bool) = scaled_dot_product_attention(q.clone(), k.clone(), v.clone(), Some(&mask));
         let (out_add, w_add) = attention_additive(q, k, v, &additive(mask.clone()));
         assert_close(&w_add.as_vec(), &w_bool.as_vec(), 1e-6);

@@ -1,4 +1,4 @@
-//! Every number chapter 6 shows: the tutorial's masks, exactly, and what attention does with them.
+//! Every number chapter 6 shows: the masks, exactly, and what attention does with them.
 
 use ch01_attention::{broadcast_mask, scaled_dot_product_attention};
 use ch03_multi_head::MultiHeadAttention;
@@ -10,7 +10,7 @@ use ch06_masks::{
     rows01_of, square_subsequent_mask, Blocked, MaskSet, PAD, SEQUENCES, TARGETS,
 };
 use dfdx::prelude::*;
-use support::{assert_close, format_tensor, normal_vec, seeded_device, Dev};
+use support::{assert_close, format_tensor, normal_tensor, seeded_device, Dev};
 
 fn flat(rows: &[Vec<u8>]) -> Vec<u8> {
     rows.concat()
@@ -19,7 +19,7 @@ fn flat(rows: &[Vec<u8>]) -> Vec<u8> {
 #[test]
 fn worked_example_causal_mask_5() {
     let dev = Dev::default();
-    // the tutorial's print: true = blocked, torch.triu(ones(5, 5), diagonal=1)
+    // nn.MultiheadAttention's polarity: true = blocked, torch.triu(ones(5, 5), diagonal=1)
     let blocked = causal_blocked(&dev, 5);
     assert_eq!(
         blocked.rows01(),
@@ -35,7 +35,7 @@ fn worked_example_causal_mask_5() {
         format01(&blocked.rows01()),
         "[[0, 1, 1, 1, 1],\n [0, 0, 1, 1, 1],\n [0, 0, 0, 1, 1],\n [0, 0, 0, 0, 1],\n [0, 0, 0, 0, 0]]"
     );
-    // chapter 1's convention: true = may attend, torch.tril(ones(5, 5)), the exact complement
+    // the book's convention: true = may attend, torch.tril(ones(5, 5)), the exact complement
     let allowed = causal_allowed(&dev, 5);
     assert_eq!(
         rows01(&allowed),
@@ -77,7 +77,7 @@ fn worked_example_square_subsequent_mask() {
 #[test]
 fn worked_example_padding_mask() {
     let dev = Dev::default();
-    let pad = padding_blocked(&dev, &SEQUENCES, PAD); // the tutorial's sequences == pad_idx
+    let pad = padding_blocked(&dev, &SEQUENCES, PAD); // sequences == pad_idx
     assert_eq!(pad.tensor().shape().concrete(), [3, 6]);
     assert_eq!(
         pad.rows01(),
@@ -100,7 +100,7 @@ fn worked_example_padding_mask() {
 fn worked_example_padding_in_attention() {
     let dev = seeded_device(0);
     let mha = MultiHeadAttention::<32, 4, 8, f32, _>::new(&dev);
-    let x = dev.tensor_from_vec(normal_vec(0, 3 * 6 * 32), (3, 6, Const::<32>));
+    let x = normal_tensor(&dev, 0, (3, 6, Const::<32>));
     let mask = encoder_mask(&dev, &SEQUENCES, PAD, Const::<4>);
     assert_eq!(mask.shape().concrete(), [3, 4, 6, 6]);
     let (output, weights) = mha.self_attention(x, Some(&mask));
@@ -123,7 +123,7 @@ fn worked_example_padding_in_attention() {
 #[test]
 fn worked_example_combined_decoder_mask() {
     let dev = Dev::default();
-    // the two parts, with the shapes the tutorial prints
+    // the two parts, with the shapes PyTorch's decoder layer takes them in
     assert_eq!(causal_blocked(&dev, 6).tensor().shape().concrete(), [6, 6]);
     assert_eq!(padding_blocked(&dev, &TARGETS, PAD).tensor().shape().concrete(), [2, 6]);
     // combined and broadcast over 4 heads: (2, 4, 6, 6), 1 = may attend
@@ -183,8 +183,8 @@ fn worked_example_masked_weights() {
 fn worked_example_decoder_layer_with_masks() {
     let dev = seeded_device(0);
     let layer = DecoderBlock::<32, 4, 8, 128, PostNorm, f32, _>::new(&dev);
-    let tgt_emb = dev.tensor_from_vec(normal_vec(1, 2 * 6 * 32), (2, 6, Const::<32>));
-    let memory = dev.tensor_from_vec(normal_vec(2, 2 * 10 * 32), (2, 10, Const::<32>));
+    let tgt_emb = normal_tensor(&dev, 1, (2, 6, Const::<32>));
+    let memory = normal_tensor(&dev, 2, (2, 10, Const::<32>));
     let mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     let (output, w) = layer.forward(tgt_emb, &memory, Some(&mask), None, Mode::Eval);
     assert_eq!(output.shape().concrete(), [2, 6, 32]);
@@ -214,9 +214,9 @@ fn worked_example_broadcast_axes() {
 fn worked_example_additive_equals_boolean() {
     let dev = Dev::default();
     let shape = (2, Const::<3>, 5, Const::<4>);
-    let q = dev.tensor_from_vec(normal_vec(1, 2 * 3 * 5 * 4), shape);
-    let k = dev.tensor_from_vec(normal_vec(2, 2 * 3 * 5 * 4), shape);
-    let v = dev.tensor_from_vec(normal_vec(3, 2 * 3 * 5 * 4), shape);
+    let q = normal_tensor(&dev, 1, shape);
+    let k = normal_tensor(&dev, 2, shape);
+    let v = normal_tensor(&dev, 3, shape);
     let allowed = broadcast_mask(causal_allowed(&dev, 5), 2, Const::<3>);
     let (out_bool, w_bool) =
         scaled_dot_product_attention(q.clone(), k.clone(), v.clone(), Some(&allowed));
@@ -250,8 +250,8 @@ fn worked_example_fully_masked_rows() {
     assert_eq!(fully_masked_rows(&mask), vec![[0, 0, 0], [0, 0, 1]]);
 
     let shape = (1, Const::<1>, 6, Const::<4>);
-    let q = dev.tensor_from_vec(normal_vec(3, 24), shape);
-    let k = dev.tensor_from_vec(normal_vec(4, 24), shape);
+    let q = normal_tensor(&dev, 3, shape);
+    let k = normal_tensor(&dev, 4, shape);
     // -1e9 fill: the two empty rows are uniform, 1/6 each (the printed 0.1667)
     let (out, w) = scaled_dot_product_attention(q.clone(), k.clone(), k.clone(), Some(&mask));
     let w = w.as_vec();
