@@ -64,3 +64,18 @@ fn readme_table_lists_every_example() {
         assert_eq!(listed, examples, "README's row for {package} (examples column)");
     }
 }
+
+/// Cargo writes every example to `target/<profile>/examples/<name>`: two chapters with an example
+/// of one name overwrite each other's binary (cargo only warns), and the output checks could run
+/// the wrong program.
+#[test]
+fn example_names_are_unique_across_chapters() {
+    let mut seen = std::collections::BTreeMap::new();
+    for (package, examples) in chapters() {
+        for example in examples {
+            if let Some(other) = seen.insert(example.clone(), package.clone()) {
+                panic!("the example `{example}` exists in both {other} and {package}: rename one");
+            }
+        }
+    }
+}

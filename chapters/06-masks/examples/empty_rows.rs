@@ -1,5 +1,5 @@
 //! A left-padded target under the causal mask: two queries with nothing to attend to, and what the
-//! -1e9 fill makes of them: `cargo run -p ch06-masks --example fully_masked`.
+//! -1e9 fill makes of them: `cargo run -p ch06-masks --example empty_rows`.
 use ch01_attention::scaled_dot_product_attention;
 use ch06_masks::{decoder_self_mask, format01, fully_masked_rows, rows01_of, PAD};
 use dfdx::prelude::*;
