@@ -18,6 +18,7 @@
 pub mod shape_errors {}
 
 pub mod figures;
+pub mod scale;
 
 use dfdx::nn::modules::Embedding;
 use dfdx::nn::{BuildModule, Module};

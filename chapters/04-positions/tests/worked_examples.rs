@@ -1,7 +1,7 @@
 //! Every number chapter 4 of the book shows, asserted.
 
 use ch04_positions::{
-    offset_similarity, position_dot, rms, sinusoidal_table, LearnedPositions, SequenceTooLong,
+    offset_similarity, position_dot, sinusoidal_table, LearnedPositions, SequenceTooLong,
     SinusoidalEncoding, TokenEmbedding, TokenOutOfVocab,
 };
 use dfdx::prelude::*;
@@ -118,15 +118,12 @@ fn worked_example_values_stay_in_range() {
 #[test]
 fn worked_example_embedding_rms() {
     // the numbers `cargo run -p ch04-positions --example embedding` prints
-    let dev = support::seeded_device(0);
-    let table = rms(&sinusoidal_table(200, 128));
-    let mut embed = TokenEmbedding::<1000, 128, _>::new(&dev);
-    let dfdx_uniform = embed.output_rms();
-    let standard_normal = support::normal_tensor(&dev, 1, (Const::<1000>, Const::<128>));
-    embed.embedding.weight = standard_normal.clone();
-    let torch_normal = embed.output_rms();
-    embed.embedding.weight = standard_normal / (128f32).sqrt();
-    let unit_variance = embed.output_rms();
+    let ch04_positions::scale::EmbeddingScale {
+        positions: table,
+        torch_normal,
+        unit_variance,
+        dfdx_uniform,
+    } = ch04_positions::scale::measure(&support::seeded_device(0));
     let printed = [table, torch_normal, unit_variance, dfdx_uniform].map(|v| format!("{v:.2}"));
     assert_eq!(printed, ["0.71", "11.33", "1.00", "0.21"]);
     // and what they estimate: every (sin, cos) pair has squared norm 1, so the table's mean
