@@ -12,6 +12,7 @@
 //! * [`model`]: [`Transformer`] (what `nn.Transformer` is) and [`Seq2Seq`] (tokens in, logits
 //!   out);
 //! * [`gradcheck`]: central finite differences, to check dfdx's gradients;
+//! * [`pytorch`]: PyTorch's state-dict names loaded into these blocks (the parity tests use it);
 //! * [`presets`]: the configurations the book runs, by name ([`DemoSeq2Seq`], ...).
 //!
 //! Sizes are part of the types, so a block whose heads do not divide `d_model` does not compile
@@ -62,6 +63,7 @@ pub mod gradcheck;
 pub mod model;
 pub mod norm;
 pub mod presets;
+pub mod pytorch;
 pub mod stack;
 
 pub use block::{

@@ -3,11 +3,10 @@
 //! Reference values: `fixtures/blocks_reference.json`, written by `fixtures/generate_blocks.py`.
 
 use ch01_attention::{broadcast_mask, causal_allowed, keys_allowed, Mask};
-use ch03_multi_head::MultiHeadAttention;
+use ch05_blocks::pytorch::{load_decoder_block, load_encoder_block};
 use ch05_blocks::{
-    DecoderBlock, EncoderBlock, FeedForward, LayerNorm, Mode, Placement, PostNorm, PreNorm, StdNorm,
+    DecoderBlock, EncoderBlock, LayerNorm, Mode, Placement, PostNorm, PreNorm, StdNorm,
 };
-use dfdx::nn::modules::Linear;
 use dfdx::prelude::*;
 use serde_json::Value;
 use support::fixtures::floats;
@@ -29,35 +28,6 @@ fn flags(v: &Value, key: &str, rows: usize) -> Vec<Vec<bool>> {
     let all: Vec<bool> =
         v[key].as_array().unwrap_or_else(|| panic!("no {key:?}")).iter().map(|x| x == 1).collect();
     all.chunks(all.len() / rows).map(|c| c.to_vec()).collect()
-}
-
-fn linear<const I: usize, const O: usize>(
-    dev: &Dev,
-    l: &mut Linear<I, O, f32, Dev>,
-    w: &Value,
-    name: &str,
-) {
-    l.weight = dev.tensor_from_vec(floats(w, &format!("{name}.weight")), (Const::<O>, Const::<I>));
-    l.bias = dev.tensor_from_vec(floats(w, &format!("{name}.bias")), (Const::<O>,));
-}
-
-fn attention(dev: &Dev, m: &mut MultiHeadAttention<D, H, DK, f32, Dev>, w: &Value, name: &str) {
-    for (l, part) in [(&mut m.w_q, "q"), (&mut m.w_k, "k"), (&mut m.w_v, "v")] {
-        l.weight = dev
-            .tensor_from_vec(floats(w, &format!("{name}.{part}_weight")), (Const::<D>, Const::<D>));
-        l.bias = dev.tensor_from_vec(floats(w, &format!("{name}.{part}_bias")), (Const::<D>,));
-    }
-    linear(dev, &mut m.w_o, w, &format!("{name}.out_proj"));
-}
-
-fn ffn(dev: &Dev, f: &mut FeedForward<D, FF, f32, Dev>, w: &Value) {
-    linear(dev, &mut f.linear1, w, "linear1");
-    linear(dev, &mut f.linear2, w, "linear2");
-}
-
-fn norm(dev: &Dev, n: &mut LayerNorm<D, f32, Dev>, w: &Value, name: &str) {
-    n.gamma = dev.tensor_from_vec(floats(w, &format!("{name}.weight")), (Const::<D>,));
-    n.beta = dev.tensor_from_vec(floats(w, &format!("{name}.bias")), (Const::<D>,));
 }
 
 /// `true` = padding in the fixture; our masks say `true` = may attend.
@@ -101,10 +71,7 @@ fn encoder_parity<P: Placement>(case: &str) {
     assert_eq!(f["norm_first"].as_bool(), Some(P::NORM_FIRST), "{case} is for the other placement");
     let w = &f["weights"];
     let mut block = EncoderBlock::<D, H, DK, FF, P, f32, Dev>::new(&dev);
-    attention(&dev, &mut block.self_attn, w, "self_attn");
-    ffn(&dev, &mut block.ffn, w);
-    norm(&dev, &mut block.norm1, w, "norm1");
-    norm(&dev, &mut block.norm2, w, "norm2");
+    load_encoder_block(&dev, &mut block, w, "");
 
     let x = dev.tensor_from_vec(floats(f, "x"), (2, 5, Const::<D>));
     let real = keys_allowed(&dev, &real_tokens(flags(f, "key_padding", 2)));
@@ -120,12 +87,7 @@ fn decoder_parity<P: Placement>(case: &str) {
     assert_eq!(f["norm_first"].as_bool(), Some(P::NORM_FIRST), "{case} is for the other placement");
     let w = &f["weights"];
     let mut block = DecoderBlock::<D, H, DK, FF, P, f32, Dev>::new(&dev);
-    attention(&dev, &mut block.self_attn, w, "self_attn");
-    attention(&dev, &mut block.cross_attn, w, "multihead_attn");
-    ffn(&dev, &mut block.ffn, w);
-    norm(&dev, &mut block.norm1, w, "norm1");
-    norm(&dev, &mut block.norm2, w, "norm2");
-    norm(&dev, &mut block.norm3, w, "norm3");
+    load_decoder_block(&dev, &mut block, w, "");
 
     let tgt = dev.tensor_from_vec(floats(f, "tgt"), (2, 4, Const::<D>));
     let memory = dev.tensor_from_vec(floats(f, "memory"), (2, 6, Const::<D>));
