@@ -1,7 +1,8 @@
 //! The rendered book in a real browser (Debian's chromium, headless): every page's math is typeset
 //! with the bundled KaTeX fonts, diagrams are drawn, images load, the console stays clean and no
 //! request leaves 127.0.0.1. A full-page screenshot of every page goes to
-//! `target/book-screenshots/<page>.png`.
+//! `target/book-screenshots/<page>.png` (a page taller than 16,000 pixels continues in
+//! `<page>-2.png`, ...).
 //!
 //! Ignored by default because it needs chromium:
 //! `cargo test -p workspace-checks --test browser -- --ignored`
@@ -196,20 +197,43 @@ const INSPECT: &str = r#"JSON.stringify({
     height: Math.ceil(document.documentElement.scrollHeight),
 })"#;
 
-/// A PNG of the whole page: the viewport is stretched to the page's height first, so the fixed
-/// sidebar spans the full image too.
-fn screenshot(tab: &Tab, width: f64, height: f64) -> Vec<u8> {
+/// The tallest image Chromium captures in one piece; longer pages come in several parts.
+const PART_HEIGHT: f64 = 16_000.0;
+
+/// PNGs of the whole page, top to bottom, at most [`PART_HEIGHT`] pixels each: the viewport is
+/// stretched to the page's height (up to that limit) first, so the fixed sidebar spans the image.
+fn screenshots(tab: &Tab, width: f64, height: f64) -> Vec<Vec<u8>> {
     let metrics: Emulation::SetDeviceMetricsOverride = serde_json::from_value(serde_json::json!({
-        "width": width as u32, "height": height as u32, "deviceScaleFactor": 1, "mobile": false,
+        "width": width as u32, "height": height.min(PART_HEIGHT) as u32, "deviceScaleFactor": 1,
+        "mobile": false,
     }))
     .unwrap();
     tab.call_method(metrics).expect("Emulation.setDeviceMetricsOverride");
     std::thread::sleep(Duration::from_millis(300));
+    let parts = (height / PART_HEIGHT).ceil().max(1.0) as usize;
+    (0..parts)
+        .map(|i| {
+            let y = i as f64 * PART_HEIGHT;
+            screenshot(
+                tab,
+                Page::Viewport {
+                    x: 0.0,
+                    y,
+                    width,
+                    height: (height - y).min(PART_HEIGHT),
+                    scale: 1.0,
+                },
+            )
+        })
+        .collect()
+}
+
+fn screenshot(tab: &Tab, clip: Page::Viewport) -> Vec<u8> {
     let shot = tab
         .call_method(Page::CaptureScreenshot {
             format: Some(Page::CaptureScreenshotFormatOption::Png),
             quality: None,
-            clip: Some(Page::Viewport { x: 0.0, y: 0.0, width, height, scale: 1.0 }),
+            clip: Some(clip),
             from_surface: Some(true),
             capture_beyond_viewport: Some(true),
             optimize_for_speed: None,
@@ -306,9 +330,11 @@ fn every_page_renders_offline_in_chromium() {
         }
 
         let width = info["width"].as_f64().unwrap_or(1280.0).max(1.0);
-        let height = info["height"].as_f64().unwrap_or(1000.0).clamp(1.0, 16_000.0);
-        let png = screenshot(&tab, width, height);
-        std::fs::write(shots.join(format!("{name}.png")), png).unwrap();
+        let height = info["height"].as_f64().unwrap_or(1000.0).max(1.0);
+        for (i, png) in screenshots(&tab, width, height).into_iter().enumerate() {
+            let file = if i == 0 { format!("{name}.png") } else { format!("{name}-{}.png", i + 1) };
+            std::fs::write(shots.join(file), png).unwrap();
+        }
         let _ = tab.close(true);
     }
     assert!(

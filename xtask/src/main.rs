@@ -10,8 +10,9 @@
 //! | `setup` | install the notebook and browser tools (idempotent) | [`setup`] |
 //! | `notebooks [NAME]` | execute the notebooks headless and check their outputs | [`notebooks`] |
 //! | `test` | everything: lints, Rust tests, book, browser, notebooks, CUDA type-check | [`suite`] |
-//! | `bench` | the criterion benchmarks | |
+//! | `bench [ch08]` | the criterion benchmarks; chapter 8's results, tables and plots | [`bench`] |
 
+mod bench;
 mod check;
 mod generate;
 mod notebooks;
@@ -31,7 +32,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   setup              install Jupyter, the evcxr kernel and chromium
   notebooks [NAME]   execute the notebooks headless and check them
   test               every test (the README's test command)
-  bench              the criterion benchmarks";
+  bench [ch08]       the criterion benchmarks; chapter 8's results, tables, plots";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -69,7 +70,11 @@ fn dispatch(args: &[String]) -> Result<()> {
             notebooks::notebooks(&root, args.get(1).map(String::as_str))
         }
         Some("test") => suite::test(&root),
-        Some("bench") => run::cargo(&root, &["bench", "--workspace"]),
+        Some("bench") => match args.get(1).map(String::as_str) {
+            None => bench::bench(&root, None),
+            Some("ch08") => bench::bench(&root, Some("ch08")),
+            Some(other) => bail!("cargo xtask bench [ch08]: unknown argument {other:?}"),
+        },
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

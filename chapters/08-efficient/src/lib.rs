@@ -1,0 +1,35 @@
+//! # Chapter 8 — Efficient attention
+//!
+//! Dense attention builds an `n x n` matrix of scores per head: its time and memory grow with the
+//! square of the sequence. This crate measures that cost ([`cost`]) and implements the ways around
+//! it, each tested equal to the dense computation with the same pattern ([`dense`]):
+//!
+//! * [`pattern`]: which keys a query may see: [`Full`], [`Causal`], [`SlidingWindow`],
+//!   [`BigBird`]'s local + global + random blocks, any [`MaskPattern`];
+//! * [`sliding`]: attention that visits only the allowed keys, one query at a time: O(n·w);
+//! * [`linear`]: linear attention with the `elu + 1` feature map, and its causal form by prefix
+//!   sums: O(n), and a different function from softmax attention;
+//! * [`tiled`]: exact attention over tiles of keys with an online softmax, written to be read;
+//! * [`fast`]: the same, fast: `gemm` on tiles, vectorised `exp`, rayon over heads and tiles;
+//! * [`mha`]: chapter 3's multi-head attention and chapter 5's encoder on the fast kernel.
+//!
+//! All kernels work on [`Heads`]: `(heads, n, d)` row-major `f32`, the data of a dfdx tensor.
+
+pub mod bench;
+pub mod cost;
+pub mod dense;
+pub mod fast;
+pub mod figures;
+pub mod heads;
+pub mod linear;
+pub mod mha;
+pub mod pattern;
+pub mod quality;
+pub mod results;
+pub mod sliding;
+pub mod tiled;
+
+pub use dense::dense;
+pub use fast::{Tiles, TILES};
+pub use heads::Heads;
+pub use pattern::{BigBird, Causal, Full, MaskPattern, Pattern, SlidingWindow};

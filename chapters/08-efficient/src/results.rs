@@ -1,0 +1,204 @@
+//! The measured numbers the book shows: written by `cargo xtask bench` (criterion's times, the
+//! peak memory of one process per point) and by `compare/compare_pytorch.py`, committed in
+//! `bench/`, and turned into the page's tables and plots by the functions here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::{Breakdown, Method};
+
+/// One method at one length.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    pub method: String,
+    pub n: usize,
+    /// criterion's mean time of one call
+    pub seconds: f64,
+}
+
+/// The memory of one process that ran one method once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Memory {
+    pub method: String,
+    pub n: usize,
+    /// peak resident memory of the process (`VmHWM`)
+    pub peak_bytes: u64,
+    /// resident memory before the inputs were made
+    pub base_bytes: u64,
+    /// queries, keys, values and the output
+    pub data_bytes: u64,
+    /// the threads' score tiles
+    pub scratch_bytes: u64,
+}
+
+impl Memory {
+    /// What the method needed beyond the process's start: `peak - base`.
+    pub fn used(&self) -> u64 {
+        self.peak_bytes.saturating_sub(self.base_bytes)
+    }
+
+    /// `used / (data + scratch)`: 1.0 means nothing beyond inputs, output and tiles.
+    pub fn ratio(&self) -> f64 {
+        self.used() as f64 / (self.data_bytes + self.scratch_bytes) as f64
+    }
+}
+
+/// Everything `cargo xtask bench` measured, and where.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchResults {
+    /// CPU model, cores, rustc
+    pub machine: String,
+    pub times: Vec<Timing>,
+    pub memory: Vec<Memory>,
+    /// the fast kernel's pieces, on one thread
+    pub breakdown: Breakdown,
+}
+
+/// PyTorch and this crate in one run, at one length.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub n: usize,
+    /// `F.scaled_dot_product_attention`
+    pub torch_sdpa_s: f64,
+    /// PyTorch's `softmax(q kᵀ / √d) v`, three operations
+    pub torch_naive_s: f64,
+    /// this crate's fast tiled kernel
+    pub fast_s: f64,
+    /// chapter 1's dense attention (only where it fits the time budget)
+    pub dense_s: Option<f64>,
+}
+
+/// The comparison script's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PyTorchResults {
+    pub machine: String,
+    pub torch_version: String,
+    pub threads: usize,
+    pub rows: Vec<Comparison>,
+}
+
+/// The committed results of `cargo xtask bench`.
+pub fn bench_results() -> BenchResults {
+    load("bench/results.json")
+}
+
+/// The committed results of the PyTorch comparison.
+pub fn pytorch_results() -> PyTorchResults {
+    load("bench/pytorch.json")
+}
+
+fn load<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}; `cargo xtask bench` writes it"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+impl BenchResults {
+    /// The time of `method` at `n`, if measured.
+    pub fn time(&self, method: Method, n: usize) -> Option<f64> {
+        self.times.iter().find(|t| t.method == method.id() && t.n == n).map(|t| t.seconds)
+    }
+
+    /// The memory of `method` at `n`, if measured.
+    pub fn memory_of(&self, method: Method, n: usize) -> Option<&Memory> {
+        self.memory.iter().find(|m| m.method == method.id() && m.n == n)
+    }
+
+    /// The least-squares slope of `log(time)` against `log(n)` over the measured lengths: 1 for
+    /// linear growth, 2 for quadratic.
+    pub fn slope(&self, method: Method) -> f64 {
+        let pts: Vec<(f64, f64)> = self
+            .times
+            .iter()
+            .filter(|t| t.method == method.id())
+            .map(|t| ((t.n as f64).ln(), t.seconds.ln()))
+            .collect();
+        let k = pts.len() as f64;
+        let (mx, my) =
+            (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
+        let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+        let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        cov / var
+    }
+
+    /// The page's time table: one row per method, one column per length, in milliseconds.
+    pub fn time_table(&self) -> String {
+        let mut lengths: Vec<usize> = self.times.iter().map(|t| t.n).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        let mut out = String::from("| milliseconds |");
+        for n in &lengths {
+            out += &format!(" n = {n} |");
+        }
+        out += "\n|---|";
+        out += &"---:|".repeat(lengths.len());
+        for m in Method::ALL {
+            out += &format!("\n| {} |", m.name());
+            for &n in &lengths {
+                out += &match self.time(m, n) {
+                    Some(s) => format!(" {} |", millis(s).trim_end_matches(" ms")),
+                    None => " |".to_string(),
+                };
+            }
+        }
+        out + "\n"
+    }
+
+    /// The page's memory table.
+    pub fn memory_table(&self) -> String {
+        let mib = |b: u64| format!("{:.1}", b as f64 / (1u64 << 20) as f64);
+        let mut out = String::from(
+            "| method | n | peak RSS − start (MiB) | inputs + output (MiB) | tiles (MiB) | ratio |\n|---|---:|---:|---:|---:|---:|",
+        );
+        for m in &self.memory {
+            let name = Method::from_id(&m.method).map_or(m.method.as_str(), |x| x.name());
+            out += &format!(
+                "\n| {name} | {} | {} | {} | {} | {:.2} |",
+                m.n,
+                mib(m.used()),
+                mib(m.data_bytes),
+                mib(m.scratch_bytes),
+                m.ratio()
+            );
+        }
+        out + "\n"
+    }
+}
+
+impl PyTorchResults {
+    /// The page's comparison table, with the ratios.
+    pub fn table(&self) -> String {
+        let mut out = String::from(
+            "| n | PyTorch SDPA | PyTorch naive | tiled, fast | fast / SDPA throughput | chapter 1 dense | fast vs chapter 1 |\n|---:|---:|---:|---:|---:|---:|---:|",
+        );
+        for r in &self.rows {
+            let dense = r.dense_s.map_or(String::from("–"), millis);
+            let vs_dense =
+                r.dense_s.map_or(String::from("–"), |d| format!("{:.1}×", d / r.fast_s));
+            out += &format!(
+                "\n| {} | {} | {} | {} | {:.2}× | {dense} | {vs_dense} |",
+                r.n,
+                millis(r.torch_sdpa_s),
+                millis(r.torch_naive_s),
+                millis(r.fast_s),
+                r.torch_sdpa_s / r.fast_s
+            );
+        }
+        out + "\n"
+    }
+}
+
+/// Seconds as milliseconds with three significant digits (`"71.2 ms"`, `"1,050 ms"`).
+pub fn millis(s: f64) -> String {
+    let ms = s * 1e3;
+    if ms >= 1000.0 {
+        let whole = ms.round() as u64;
+        format!("{},{:03} ms", whole / 1000, whole % 1000)
+    } else if ms >= 100.0 {
+        format!("{ms:.0} ms")
+    } else if ms >= 10.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{ms:.2} ms")
+    }
+}

@@ -1,0 +1,40 @@
+//! `unsafe` is denied in every crate (`[workspace.lints]`), and allowed in exactly two modules:
+//! chapter 8's safe wrapper around the `gemm` crate and its AVX2 row operations. A new
+//! allowance of the `unsafe_code` lint anywhere else fails here, so it gets looked at.
+
+use std::path::{Path, PathBuf};
+use workspace_checks::workspace_root;
+
+const ALLOWED: [&str; 2] =
+    ["chapters/08-efficient/src/fast/gemm.rs", "chapters/08-efficient/src/fast/simd.rs"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() && !["target", "build", ".git"].contains(&name.as_str()) {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn unsafe_code_is_allowed_only_in_the_fast_kernel() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut allowing: Vec<String> = files
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains(concat!("allow(", "unsafe_code)")))
+        .map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"))
+        .collect();
+    allowing.sort();
+    assert_eq!(
+        allowing, ALLOWED,
+        "the unsafe_code lint is allowed outside the fast kernel's two modules"
+    );
+    let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(toml.contains("unsafe_code = \"deny\""), "the workspace must deny unsafe code");
+}
