@@ -9,6 +9,9 @@
 //! scores of x1 against x0, x1, x2: [...]
 //! ```
 //!
+//! An example that takes command-line arguments reads them from `outputs/NAME.args` (one line,
+//! separated by spaces); the first line then shows them after `--`.
+//!
 //! The page includes the file whole (`{{#include ../../chapters/NN-name/outputs/NAME.txt}}`).
 //! `cargo xtask outputs` regenerates every such file; the test `tests/outputs_current.rs` runs each
 //! example again and fails on the first line that differs.
@@ -26,12 +29,19 @@ pub struct Output {
     pub package: String,
     /// The example's name: the file name without `.txt`.
     pub example: String,
+    /// Its command-line arguments, from `NAME.args` beside the file (none without one).
+    pub args: Vec<String>,
 }
 
 impl Output {
     /// The command line shown as the file's first line.
     pub fn command(&self) -> String {
-        format!("$ cargo run -p {} --example {}", self.package, self.example)
+        let line = format!("$ cargo run -p {} --example {}", self.package, self.example);
+        if self.args.is_empty() {
+            line
+        } else {
+            format!("{line} -- {}", self.args.join(" "))
+        }
     }
 
     /// What the file must contain: the command line, then exactly what the program printed.
@@ -77,7 +87,11 @@ pub fn all(root: &Path) -> Result<Vec<Output>> {
                         path.display()
                     );
                 }
-                out.push(Output { path, package: package.clone(), example });
+                let args = match std::fs::read_to_string(path.with_extension("args")) {
+                    Ok(line) => line.split_whitespace().map(String::from).collect(),
+                    Err(_) => Vec::new(),
+                };
+                out.push(Output { path, package: package.clone(), example, args });
             }
         }
     }
@@ -89,7 +103,8 @@ pub fn run(root: &Path, output: &Output) -> Result<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let result = Command::new(cargo)
         .current_dir(root)
-        .args(["run", "--quiet", "-p", &output.package, "--example", &output.example])
+        .args(["run", "--quiet", "-p", &output.package, "--example", &output.example, "--"])
+        .args(&output.args)
         .output()
         .context("running cargo")?;
     if !result.status.success() {
@@ -149,7 +164,10 @@ mod tests {
             path: "chapters/01-x/outputs/demo.txt".into(),
             package: "ch01-x".into(),
             example: "demo".into(),
+            args: Vec::new(),
         };
         assert_eq!(o.expected("hi\n"), "$ cargo run -p ch01-x --example demo\nhi\n");
+        let with_args = Output { args: vec!["3".into(), "1".into()], ..o };
+        assert_eq!(with_args.command(), "$ cargo run -p ch01-x --example demo -- 3 1");
     }
 }

@@ -13,10 +13,12 @@ pub mod check;
 pub mod fixtures;
 pub mod fmt;
 pub mod plot;
+pub mod train;
 
 pub use check::{assert_close, assert_close_tensor, max_abs_diff};
 pub use fmt::{format_tensor, round_to};
 pub use plot::{assert_figures_current, BarChart, Heatmap, LineChart, Svg};
+pub use train::optimizer_step;
 
 /// The device every example, test and notebook runs on: the CPU, or the GPU with `--features cuda`.
 pub type Dev = dfdx::tensor::AutoDevice;

@@ -6,6 +6,7 @@
 //! | `book` | build the book into `book/build/` | `bookbuild` |
 //! | `figures` | regenerate `book/src/figures/` from every chapter's `chNN-figures` example | [`generate`] |
 //! | `outputs` | regenerate every `chapters/*/outputs/*.txt` by running its example | [`generate`] |
+//! | `explorer` | regenerate `book/src/explorer/reversal.json`, chapter 9's attention explorer | [`explorer`] |
 //! | `check` | the edit loop: format, clippy, book sources (under a minute warm) | [`check`] |
 //! | `setup` | install the notebook and browser tools (idempotent) | [`setup`] |
 //! | `notebooks [NAME]` | execute the notebooks headless and check their outputs | [`notebooks`] |
@@ -14,6 +15,7 @@
 
 mod bench;
 mod check;
+mod explorer;
 mod generate;
 mod notebooks;
 mod run;
@@ -28,6 +30,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   book               build the book into book/build/
   figures            regenerate the book's figures from the chapter crates
   outputs            regenerate the printed outputs the book includes
+  explorer           regenerate the data of chapter 9's attention explorer
   check              format, clippy and book source checks (the edit loop)
   setup              install Jupyter, the evcxr kernel and chromium
   notebooks [NAME]   execute the notebooks headless and check them
@@ -63,6 +66,7 @@ fn dispatch(args: &[String]) -> Result<()> {
         }
         Some("figures") => generate::figures(&root),
         Some("outputs") => generate::outputs(&root),
+        Some("explorer") => explorer::explorer(&root),
         Some("check") => check::check(&root),
         Some("setup") => setup::setup(),
         Some("notebooks") => {

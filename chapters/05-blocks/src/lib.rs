@@ -70,7 +70,7 @@ pub use block::{
     residual, DecoderBlock, DecoderWeights, EncoderBlock, Placement, PostNorm, PreNorm,
 };
 pub use ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
-pub use model::{InputError, Seq2Seq, Seq2SeqMasks, Transformer};
+pub use model::{DecoderOutput, EncoderOutput, InputError, Seq2Seq, Seq2SeqMasks, Transformer};
 pub use norm::{LayerNorm, StdNorm};
 pub use presets::{
     DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, TinyDecoder,

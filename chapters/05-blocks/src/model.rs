@@ -6,7 +6,7 @@ use dfdx::nn::modules::{Embedding, Linear};
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::block::Placement;
+use crate::block::{DecoderWeights, Placement};
 use crate::ffn::{dropout, Mode, DEFAULT_DROPOUT};
 use crate::norm::LayerNorm;
 use crate::stack::{Decoder, Encoder};
@@ -223,7 +223,43 @@ impl<
         Ok(self.out.forward(out))
     }
     // ANCHOR_END: seq2seq_forward
+
+    /// The encoder half of [`Seq2Seq::try_forward`], for inference: source ids to the encoder's
+    /// output (the memory), with every encoder layer's self-attention weights.
+    pub fn try_encode<B: Dim, Ss: Dim>(
+        &self,
+        src: Tensor<(B, Ss), usize, Dev>,
+        mask: Option<&Mask<B, Const<H>, Ss, Ss, Dev>>,
+    ) -> Result<EncoderOutput<B, M, H, Ss, Dev>, InputError> {
+        let src = self.embed(&self.src_embed, src, Mode::Eval)?;
+        Ok(self.encoder.forward(src, mask, Mode::Eval))
+    }
+
+    /// The decoder half, for inference: target ids and the memory to logits
+    /// `(batch, tgt_len, tgt_vocab)`, with every decoder layer's self- and cross-attention
+    /// weights. Generating one token at a time calls this with a longer target each step.
+    pub fn try_decode<B: Dim, Ss: Dim, St: Dim>(
+        &self,
+        tgt: Tensor<(B, St), usize, Dev>,
+        memory: &Tensor<(B, Ss, Const<M>), f32, Dev>,
+        tgt_mask: Option<&Mask<B, Const<H>, St, St, Dev>>,
+        memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
+    ) -> Result<DecoderOutput<B, TV, H, St, Ss, Dev>, InputError> {
+        let tgt = self.embed(&self.tgt_embed, tgt, Mode::Eval)?;
+        let (out, weights) = self.decoder.forward(tgt, memory, tgt_mask, memory_mask, Mode::Eval);
+        Ok((self.out.forward(out), weights))
+    }
 }
+
+/// What [`Seq2Seq::try_encode`] returns: the memory `(batch, src_len, d_model)` and each encoder
+/// layer's self-attention weights `(batch, heads, src_len, src_len)`.
+pub type EncoderOutput<B, const M: usize, const H: usize, Ss, Dev> =
+    (Tensor<(B, Ss, Const<M>), f32, Dev>, Vec<Tensor<(B, Const<H>, Ss, Ss), f32, Dev>>);
+
+/// What [`Seq2Seq::try_decode`] returns: the logits `(batch, tgt_len, tgt_vocab)` and each decoder
+/// layer's weights.
+pub type DecoderOutput<B, const TV: usize, const H: usize, St, Ss, Dev> =
+    (Tensor<(B, St, Const<TV>), f32, Dev>, Vec<DecoderWeights<B, H, St, Ss, Dev>>);
 
 impl<
         const M: usize,

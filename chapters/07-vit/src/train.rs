@@ -6,12 +6,13 @@
 use std::time::Instant;
 
 use dfdx::nn::{TensorCollection, ZeroGrads};
-use dfdx::optim::{Adam, AdamConfig, Optimizer, WeightDecay};
+use dfdx::optim::{Adam, AdamConfig, WeightDecay};
 use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
+use support::optimizer_step;
 
 use crate::digits::{shifted, Digits, Split, CLASSES, PIXELS, SIDE};
 use crate::{Mode, Vit};
@@ -234,11 +235,7 @@ impl<Model: DigitsModel<Dev>, Dev: Device<f32>> Trainer<Model, Dev> {
         let logits = self.model.logits(images.traced(grads), Mode::Train);
         let correct = count_correct(&logits.as_vec(), &data.labels, batch);
         let loss = cross_entropy_with_logits_loss(logits, targets);
-        let loss_value = loss.as_vec()[0];
-        let mut grads = loss.backward();
-        self.optimizer.update(&mut self.model, &grads).expect("every parameter has a gradient");
-        self.model.zero_grads(&mut grads);
-
+        let (loss_value, grads) = optimizer_step(loss, &mut self.model, &mut self.optimizer);
         self.grads = Some(grads);
         self.step += 1;
         (loss_value, correct)

@@ -1,0 +1,19 @@
+//! Where the cross-attention looks: for each layer and head, the share of output digits whose
+//! strongest weight falls on the mirrored input position, over 200 held-out sequences.
+
+use ch09_capstone::attention::mirrored_shares;
+use ch09_capstone::train::held_out_set;
+use ch09_capstone::trained::{load_model, load_report};
+use dfdx::prelude::*;
+
+fn main() {
+    let dev = Cpu::default();
+    let model = load_model(&dev).expect("the committed weights");
+    let test = held_out_set(&load_report().config);
+    let shares = mirrored_shares(&model, &dev, &test[..200]);
+    println!("share of output digits whose strongest cross-attention is on the mirrored input:");
+    for (layer, heads) in shares.iter().enumerate() {
+        let cells: Vec<String> = heads.iter().map(|s| format!("{:5.1} %", 100.0 * s)).collect();
+        println!("layer {}: heads {}", layer + 1, cells.join("  "));
+    }
+}

@@ -1,0 +1,147 @@
+//! Training: teacher forcing with chapter 6's masks, cross-entropy with optional label smoothing
+//! over the real target tokens, Adam with a warm-up.
+
+use ch05_blocks::Mode;
+use ch06_masks::MaskSet;
+use dfdx::optim::{Adam, AdamConfig};
+use dfdx::prelude::*;
+use serde::{Deserialize, Serialize};
+use support::optimizer_step;
+
+use crate::data::{held_out, Batch, Sequences, TRAIN_LENGTHS};
+use crate::model::{new_model, Reverser};
+use crate::vocab::{PAD, VOCAB};
+
+/// Everything that decides a training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    /// seeds the model's initial weights, the data and the held-out set
+    pub seed: u64,
+    pub steps: usize,
+    pub batch_size: usize,
+    /// the largest learning rate, reached at the end of the warm-up
+    pub peak_lr: f64,
+    /// steps of linear warm-up; after them the rate falls as `1/sqrt(step)`
+    pub warmup_steps: usize,
+    /// 0 for plain cross-entropy
+    pub label_smoothing: f32,
+    pub dropout: f32,
+    /// held-out sequences
+    pub held_out: usize,
+}
+
+impl TrainConfig {
+    // ANCHOR: config
+    /// The run the book reports.
+    pub fn reversal() -> Self {
+        TrainConfig {
+            seed: 0,
+            steps: 1000,
+            batch_size: 64,
+            peak_lr: 1e-3,
+            warmup_steps: 200,
+            label_smoothing: 0.0,
+            dropout: 0.0,
+            held_out: 1000,
+        }
+    }
+    // ANCHOR_END: config
+
+    // ANCHOR: schedule
+    /// Linear warm-up to `peak_lr`, then `peak_lr * sqrt(warmup / step)`: the schedule of
+    /// Vaswani et al. (2017), scaled so that its peak is `peak_lr`.
+    pub fn lr_at(&self, step: usize) -> f64 {
+        let (s, w) = ((step + 1) as f64, self.warmup_steps.max(1) as f64);
+        self.peak_lr * (s / w).min((w / s).sqrt())
+    }
+    // ANCHOR_END: schedule
+}
+
+/// The held-out sequences of a configuration (lengths as in training).
+pub fn held_out_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out(config.seed + 1_000, config.held_out, TRAIN_LENGTHS)
+}
+
+/// The batch's ids as dfdx tensors `(batch, len)`.
+pub fn ids<Dev: Device<f32>>(dev: &Dev, rows: &[Vec<usize>]) -> Tensor<(usize, usize), usize, Dev> {
+    let len = rows.first().map_or(0, Vec::len);
+    dev.tensor_from_vec(rows.concat(), (rows.len(), len))
+}
+
+/// Model, optimiser and data stream, one step at a time.
+pub struct Trainer<Dev: Device<f32>> {
+    pub model: Reverser<Dev>,
+    pub config: TrainConfig,
+    pub step: usize,
+    optimizer: Adam<Reverser<Dev>, f32, Dev>,
+    grads: Option<Gradients<f32, Dev>>,
+    data: Sequences,
+    dev: Dev,
+}
+
+impl<Dev: Device<f32>> Trainer<Dev> {
+    /// A fresh model from `dev` (seed it for a reproducible run) and a training stream that
+    /// never produces a held-out sequence.
+    pub fn new(dev: &Dev, config: TrainConfig) -> Self {
+        let model = new_model(dev, config.dropout);
+        let optimizer = Adam::new(&model, AdamConfig { lr: config.peak_lr, ..Default::default() });
+        let data = Sequences::new(config.seed, TRAIN_LENGTHS, &held_out_set(&config));
+        Trainer { model, config, step: 0, optimizer, grads: None, data, dev: dev.clone() }
+    }
+
+    // ANCHOR: step
+    /// One optimiser step on a fresh batch. Returns the mean loss per real target token and the
+    /// share of real target tokens predicted right (teacher forcing, training mode).
+    pub fn step(&mut self) -> (f32, f64) {
+        self.optimizer.cfg.lr = self.config.lr_at(self.step);
+        let batch = Batch::new(&self.data.take(self.config.batch_size));
+        let masks = MaskSet::<4, Dev>::new(&self.dev, &batch.src, &batch.tgt_in, PAD);
+        let targets = smoothed_targets(&self.dev, &batch, self.config.label_smoothing);
+        let real = batch.real_targets() as f32;
+
+        let grads = self.grads.take().unwrap_or_else(|| self.model.alloc_grads());
+        let src = ids(&self.dev, &batch.src).traced(grads);
+        let tgt = ids(&self.dev, &batch.tgt_in).put_tape(OwnedTape::default());
+        let logits =
+            self.model.try_forward(src, tgt, masks.as_seq2seq(), Mode::Train).expect("valid ids");
+        let accuracy = token_accuracy(&logits.as_vec(), &batch);
+        // cross-entropy summed over the real tokens (padding rows of `targets` are all 0)
+        let loss = (logits.log_softmax::<Axis<2>>() * targets).sum::<Rank0, _>().negate() / real;
+        let (loss_value, grads) = optimizer_step(loss, &mut self.model, &mut self.optimizer);
+        self.grads = Some(grads);
+        self.step += 1;
+        (loss_value, accuracy)
+    }
+    // ANCHOR_END: step
+}
+
+/// `(batch, len, VOCAB)` targets: `1 - eps` on the right token plus `eps / VOCAB` everywhere
+/// for real positions, all zeros for padding.
+fn smoothed_targets<Dev: Device<f32>>(
+    dev: &Dev,
+    batch: &Batch,
+    eps: f32,
+) -> Tensor<(usize, usize, Const<VOCAB>), f32, Dev> {
+    let len = batch.tgt_out[0].len();
+    let mut t = vec![0.0f32; batch.tgt_out.len() * len * VOCAB];
+    for (row, &token) in t.chunks_mut(VOCAB).zip(batch.tgt_out.iter().flatten()) {
+        if token != PAD {
+            row.iter_mut().for_each(|x| *x = eps / VOCAB as f32);
+            row[token] += 1.0 - eps;
+        }
+    }
+    dev.tensor_from_vec(t, (batch.tgt_out.len(), len, Const))
+}
+
+/// The share of real target tokens whose logits pick the right token.
+fn token_accuracy(logits: &[f32], batch: &Batch) -> f64 {
+    let pairs = logits.chunks(VOCAB).zip(batch.tgt_out.iter().flatten()).filter(|(_, &t)| t != PAD);
+    let (right, all) =
+        pairs.fold((0, 0), |(r, a), (row, &t)| (r + usize::from(argmax(row) == t), a + 1));
+    right as f64 / all as f64
+}
+
+/// The index of the largest value (the first one on ties).
+pub fn argmax(row: &[f32]) -> usize {
+    row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
+}

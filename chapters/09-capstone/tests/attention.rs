@@ -1,0 +1,40 @@
+//! The trained model reads the input backwards: in layer 2, head 3, the strongest
+//! cross-attention of most output digits falls on the mirrored input position.
+
+use ch09_capstone::attention::{cross_attention, mirrored_shares};
+use ch09_capstone::figures::{SHOWN, SHOWN_HEAD};
+use ch09_capstone::train::held_out_set;
+use ch09_capstone::trained::{load_model, load_report};
+use dfdx::prelude::*;
+
+fn pct(x: f64) -> f64 {
+    (1000.0 * x).round() / 10.0
+}
+
+#[test]
+fn worked_example_mirrored_attention() {
+    let dev = Cpu::default();
+    let model = load_model(&dev).unwrap();
+    let test = held_out_set(&load_report().config);
+    let shares = mirrored_shares(&model, &dev, &test[..200]);
+    let rounded: Vec<Vec<f64>> =
+        shares.iter().map(|l| l.iter().map(|&s| pct(s)).collect()).collect();
+    assert_eq!(rounded, vec![vec![17.5, 20.7, 18.6, 19.8], vec![64.7, 69.2, 88.1, 48.4]]);
+    let (l, h) = SHOWN_HEAD;
+    assert!(shares[l][h] > 0.8, "most output digits look at their mirrored input");
+}
+
+#[test]
+fn the_shown_sequence_is_an_anti_diagonal() {
+    let dev = Cpu::default();
+    let model = load_model(&dev).unwrap();
+    let read = cross_attention(&model, &dev, &SHOWN);
+    assert_eq!(read.answer, vec![6, 2, 9, 5, 1, 4, 1, 3]);
+    let (l, h) = SHOWN_HEAD;
+    // one row per output token (8 digits and EOS), one column per input digit; rows sum to 1
+    assert_eq!((read.maps[l][h].len(), read.maps[l][h][0].len()), (9, 8));
+    for row in &read.maps[l][h] {
+        assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+    assert!(read.mirrored_share(l, h) >= 0.75, "{}", read.mirrored_share(l, h));
+}
