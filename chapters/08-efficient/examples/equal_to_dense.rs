@@ -4,7 +4,7 @@
 
 use ch08_efficient::{dense, fast, linear, sliding, tiled};
 use ch08_efficient::{BigBird, Causal, Full, Heads, Pattern, SlidingWindow, TILES};
-use dfdx::prelude::*;
+use support::Dev;
 
 fn check(name: &str, got: &Heads, want: &Heads) {
     let ok = if got.max_abs_diff(want) < 1e-5 { "yes" } else { "NO" };
@@ -12,10 +12,10 @@ fn check(name: &str, got: &Heads, want: &Heads) {
 }
 
 fn main() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let n = 300;
     let [q, k, v] = [1, 2, 3].map(|seed| Heads::random(seed, 4, n, 16));
-    let reference = |p: &dyn Pattern| dense::<16, 16, Cpu>(&dev, &q, &k, &v, p);
+    let reference = |p: &dyn Pattern| dense::<16, 16, Dev>(&dev, &q, &k, &v, p);
     for causal in [false, true] {
         let (pattern, label): (&dyn Pattern, _) =
             if causal { (&Causal, "causal") } else { (&Full, "full") };

@@ -4,8 +4,8 @@
 use ch08_efficient::pattern::{keys_per_row, mask};
 use ch08_efficient::{dense, fast, linear, sliding, tiled};
 use ch08_efficient::{BigBird, Causal, Full, Heads, MaskPattern, Pattern, SlidingWindow, Tiles};
-use dfdx::prelude::*;
 use proptest::prelude::*;
+use support::Dev;
 
 const D: usize = 16;
 
@@ -14,7 +14,7 @@ fn qkv(seed: u64, heads: usize, n: usize) -> [Heads; 3] {
 }
 
 fn reference(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern) -> Heads {
-    dense::<D, D, Cpu>(&Cpu::default(), q, k, v, pattern)
+    dense::<D, D, Dev>(&Dev::default(), q, k, v, pattern)
 }
 
 #[test]

@@ -3,10 +3,10 @@
 
 use ch09_capstone::{TrainConfig, Trainer};
 use criterion::{criterion_group, criterion_main, Criterion};
-use dfdx::prelude::*;
+use support::Dev;
 
 fn step(c: &mut Criterion) {
-    let dev = Cpu::seed_from_u64(0);
+    let dev = Dev::seed_from_u64(0);
     let mut trainer = Trainer::new(&dev, TrainConfig::reversal());
     c.bench_function("train_step_batch_64", |b| b.iter(|| trainer.step()));
 }

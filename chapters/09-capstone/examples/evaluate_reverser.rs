@@ -5,9 +5,10 @@ use ch09_capstone::decode::exact_accuracy;
 use ch09_capstone::train::held_out_set;
 use ch09_capstone::trained::{load_model, load_report};
 use dfdx::prelude::*;
+use support::Dev;
 
 fn main() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).expect("the committed weights");
     let report = load_report();
     let test = held_out_set(&report.config);

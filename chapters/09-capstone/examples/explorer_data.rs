@@ -4,13 +4,13 @@
 
 use ch09_capstone::explorer::{export, to_json};
 use ch09_capstone::trained::load_model;
-use dfdx::prelude::*;
+use support::Dev;
 
 /// Where the book's page finds the file (it includes it from `explorer/widget.html`).
 const OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/explorer/reversal.json");
 
 fn main() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1);

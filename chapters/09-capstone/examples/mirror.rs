@@ -4,10 +4,10 @@
 use ch09_capstone::attention::mirrored_shares;
 use ch09_capstone::train::held_out_set;
 use ch09_capstone::trained::{load_model, load_report};
-use dfdx::prelude::*;
+use support::Dev;
 
 fn main() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).expect("the committed weights");
     let test = held_out_set(&load_report().config);
     let shares = mirrored_shares(&model, &dev, &test[..200]);

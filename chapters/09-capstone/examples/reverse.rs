@@ -6,7 +6,7 @@ use ch09_capstone::attention::{cross_attention, render};
 use ch09_capstone::trained::load_model;
 use ch09_capstone::vocab::parse_digits;
 use ch09_capstone::MAX_DIGITS;
-use dfdx::prelude::*;
+use support::Dev;
 
 fn main() {
     let words: Vec<String> = std::env::args().skip(1).collect();
@@ -14,7 +14,7 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2);
     });
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1);

@@ -12,12 +12,13 @@ use ch09_capstone::trained;
 use ch09_capstone::{TrainConfig, Trainer};
 use dfdx::prelude::*;
 use indicatif::{ProgressBar, ProgressStyle};
+use support::Dev;
 
 const EVAL_EVERY: usize = 100;
 
 fn main() {
     let config = TrainConfig::reversal();
-    let dev = Cpu::seed_from_u64(config.seed);
+    let dev = Dev::seed_from_u64(config.seed);
     let test = held_out_set(&config);
     let mut trainer = Trainer::new(&dev, config.clone());
     let bar = ProgressBar::new(config.steps as u64);

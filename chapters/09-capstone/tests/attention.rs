@@ -5,7 +5,7 @@ use ch09_capstone::attention::{cross_attention, mirrored_shares};
 use ch09_capstone::figures::{SHOWN, SHOWN_HEAD};
 use ch09_capstone::train::held_out_set;
 use ch09_capstone::trained::{load_model, load_report};
-use dfdx::prelude::*;
+use support::Dev;
 
 fn pct(x: f64) -> f64 {
     (1000.0 * x).round() / 10.0
@@ -13,7 +13,7 @@ fn pct(x: f64) -> f64 {
 
 #[test]
 fn worked_example_mirrored_attention() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).unwrap();
     let test = held_out_set(&load_report().config);
     let shares = mirrored_shares(&model, &dev, &test[..200]);
@@ -26,7 +26,7 @@ fn worked_example_mirrored_attention() {
 
 #[test]
 fn the_shown_sequence_is_an_anti_diagonal() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).unwrap();
     let read = cross_attention(&model, &dev, &SHOWN);
     assert_eq!(read.answer, vec![6, 2, 9, 5, 1, 4, 1, 3]);

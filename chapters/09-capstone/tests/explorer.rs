@@ -3,7 +3,7 @@
 
 use ch09_capstone::explorer::{export, to_json, Explorer, DECIMALS};
 use ch09_capstone::trained::load_model;
-use dfdx::prelude::*;
+use support::Dev;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/explorer/reversal.json");
 
@@ -15,7 +15,7 @@ fn committed() -> (String, Explorer) {
 }
 
 fn now() -> Explorer {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     export(&load_model(&dev).expect("the committed weights load"), &dev)
 }
 

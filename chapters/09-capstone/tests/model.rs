@@ -4,6 +4,7 @@
 use ch09_capstone::model::parameter_parts;
 use ch09_capstone::{new_model, MAX_DIGITS, MAX_LEN};
 use dfdx::prelude::*;
+use support::Dev;
 
 #[test]
 fn worked_example_parameters() {
@@ -13,7 +14,7 @@ fn worked_example_parameters() {
     // two blocks of each kind
     let total = 832 + 832 + 2 * 33_472 + 2 * 50_240 + 845;
     assert_eq!(total, 169_933);
-    let model = new_model(&Cpu::default(), 0.0);
+    let model = new_model(&Dev::default(), 0.0);
     assert_eq!(model.num_trainable_params(), 169_933);
     assert_eq!((model.max_len, MAX_LEN, MAX_DIGITS), (24, 24, 23));
 }

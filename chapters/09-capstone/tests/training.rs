@@ -2,10 +2,10 @@
 //! by that example and the committed report, never by a timed test.
 
 use ch09_capstone::{TrainConfig, Trainer};
-use dfdx::prelude::*;
+use support::Dev;
 
 /// Mean loss and token accuracy over `steps` steps.
-fn mean_of(trainer: &mut Trainer<Cpu>, steps: usize) -> (f32, f64) {
+fn mean_of(trainer: &mut Trainer<Dev>, steps: usize) -> (f32, f64) {
     let (mut loss, mut acc) = (0.0, 0.0);
     for _ in 0..steps {
         let (l, a) = trainer.step();
@@ -18,7 +18,7 @@ fn mean_of(trainer: &mut Trainer<Cpu>, steps: usize) -> (f32, f64) {
 #[test]
 fn a_short_run_learns() {
     let config = TrainConfig { steps: 300, batch_size: 32, ..TrainConfig::reversal() };
-    let dev = Cpu::seed_from_u64(config.seed);
+    let dev = Dev::seed_from_u64(config.seed);
     let mut trainer = Trainer::new(&dev, config);
     let (first_loss, first_acc) = mean_of(&mut trainer, 20);
     for _ in 0..260 {
@@ -39,7 +39,7 @@ fn a_short_run_learns() {
 fn runs_are_reproducible() {
     let config = TrainConfig { batch_size: 8, ..TrainConfig::reversal() };
     let run = || {
-        let dev = Cpu::seed_from_u64(config.seed);
+        let dev = Dev::seed_from_u64(config.seed);
         let mut t = Trainer::new(&dev, config.clone());
         (0..3).map(|_| t.step().0).collect::<Vec<f32>>()
     };
@@ -60,7 +60,7 @@ fn full_run_reaches_the_target() {
     use ch09_capstone::decode::exact_accuracy;
     use ch09_capstone::train::held_out_set;
     let config = TrainConfig::reversal();
-    let dev = Cpu::seed_from_u64(config.seed);
+    let dev = Dev::seed_from_u64(config.seed);
     let mut trainer = Trainer::new(&dev, config.clone());
     for _ in 0..config.steps {
         trainer.step();

@@ -5,6 +5,7 @@ use ch09_capstone::decode::{exact_accuracy, greedy};
 use ch09_capstone::train::held_out_set;
 use ch09_capstone::trained::{load_from, load_model, load_report, LoadError, WEIGHTS};
 use dfdx::prelude::*;
+use support::Dev;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ch09-weights");
@@ -14,7 +15,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn worked_example_committed_model_reverses() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).expect("the committed weights load");
     let report = load_report();
     let test = held_out_set(&report.config);
@@ -26,7 +27,7 @@ fn worked_example_committed_model_reverses() {
 
 #[test]
 fn saved_weights_reload_bit_identical() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let model = load_model(&dev).unwrap();
     let path = temp("copy.safetensors");
     model.save_safetensors(&path).unwrap();
@@ -39,7 +40,7 @@ fn saved_weights_reload_bit_identical() {
 
 #[test]
 fn bad_weight_files_are_named() {
-    let dev = Cpu::default();
+    let dev = Dev::default();
     let missing = load_from(&dev, temp("nothing-here.safetensors")).unwrap_err();
     assert!(matches!(missing, LoadError::Missing(_)));
     assert!(missing.to_string().contains("no such file"), "{missing}");
@@ -53,7 +54,7 @@ fn bad_weight_files_are_named() {
 
     // a model of other sizes: other shapes under the same names
     let other =
-        ch05_blocks::Seq2Seq::<13, 13, 32, 4, 8, 64, 2, ch05_blocks::PostNorm, f32, Cpu>::new(&dev);
+        ch05_blocks::Seq2Seq::<13, 13, 32, 4, 8, 64, 2, ch05_blocks::PostNorm, f32, Dev>::new(&dev);
     let path = temp("other-shapes.safetensors");
     other.save_safetensors(&path).unwrap();
     let e = load_from(&dev, &path).unwrap_err();
