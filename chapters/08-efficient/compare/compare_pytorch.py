@@ -39,10 +39,15 @@ def ensure_torch():
     except ImportError:
         pass
     python = VENV / "bin" / "python"
-    if not python.exists():
-        print(f"creating {VENV} and installing torch from PyPI (once)", flush=True)
-        venv.create(VENV, with_pip=True)
+    inside = Path(sys.prefix).resolve() == VENV.resolve()
+    if not python.exists() or inside:
+        # a new environment, or one whose torch install was interrupted: install (again)
+        print(f"installing torch from PyPI into {VENV}", flush=True)
+        if not python.exists():
+            venv.create(VENV, with_pip=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "torch", "numpy"], check=True)
+    if inside:
+        return
     os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
