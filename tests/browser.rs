@@ -11,7 +11,7 @@
 //! (install it with `sudo apt-get install chromium`, or point `CHROME` at a Chrome/Chromium binary).
 
 use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Emulation, Log, Network, Page, Runtime};
+use headless_chrome::protocol::cdp::{Log, Network, Runtime};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -19,6 +19,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use workspace_checks::workspace_root;
+
+#[path = "browser/explorer.rs"]
+mod explorer;
+#[path = "browser/screenshot.rs"]
+mod screenshot;
+
+use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};
+use screenshot::screenshots;
 
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("CHROME") {
@@ -198,171 +206,6 @@ const INSPECT: &str = r#"JSON.stringify({
     width: Math.ceil(document.documentElement.scrollWidth),
     height: Math.ceil(document.documentElement.scrollHeight),
 })"#;
-
-/// The tallest image Chromium captures in one piece; longer pages come in several parts.
-const PART_HEIGHT: f64 = 16_000.0;
-
-/// PNGs of the whole page, top to bottom, at most [`PART_HEIGHT`] pixels each: the viewport is
-/// stretched to the page's height (up to that limit) first, so the fixed sidebar spans the image.
-fn screenshots(tab: &Tab, width: f64, height: f64) -> Vec<Vec<u8>> {
-    let metrics: Emulation::SetDeviceMetricsOverride = serde_json::from_value(serde_json::json!({
-        "width": width as u32, "height": height.min(PART_HEIGHT) as u32, "deviceScaleFactor": 1,
-        "mobile": false,
-    }))
-    .unwrap();
-    tab.call_method(metrics).expect("Emulation.setDeviceMetricsOverride");
-    std::thread::sleep(Duration::from_millis(300));
-    let parts = (height / PART_HEIGHT).ceil().max(1.0) as usize;
-    (0..parts)
-        .map(|i| {
-            let y = i as f64 * PART_HEIGHT;
-            screenshot(
-                tab,
-                Page::Viewport {
-                    x: 0.0,
-                    y,
-                    width,
-                    height: (height - y).min(PART_HEIGHT),
-                    scale: 1.0,
-                },
-            )
-        })
-        .collect()
-}
-
-fn screenshot(tab: &Tab, clip: Page::Viewport) -> Vec<u8> {
-    let shot = tab
-        .call_method(Page::CaptureScreenshot {
-            format: Some(Page::CaptureScreenshotFormatOption::Png),
-            quality: None,
-            clip: Some(clip),
-            from_surface: Some(true),
-            capture_beyond_viewport: Some(true),
-            optimize_for_speed: None,
-        })
-        .expect("screenshot");
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD.decode(shot.data).expect("base64 PNG")
-}
-
-/// The page with chapter 9's attention explorer (`book/src/explorer/`).
-const EXPLORER_PAGE: &str = "09-capstone";
-
-/// Drives the explorer: it drew a shaded map for every sequence of its data, and picking another
-/// sequence, then another head, redraws it. Leaves it as it found it. Returns what is wrong.
-fn check_explorer(tab: &Tab) -> Vec<String> {
-    let state = eval_json(
-        tab,
-        r#"(() => {
-            const root = document.getElementById('reversal-explorer');
-            if (!root) return JSON.stringify({ missing: true });
-            const data = JSON.parse(document.getElementById('reversal-data').textContent);
-            const cells = () => Array.from(root.querySelectorAll('table.explorer-map tbody td'));
-            const snapshot = () => ({
-                rows: root.querySelectorAll('table.explorer-map tbody tr').length,
-                cells: cells().length,
-                shaded: cells().filter(td => td.style.backgroundColor !== '').length,
-                titles: cells().map(td => td.title).join('|'),
-                output: root.querySelector('.explorer-output').textContent,
-            });
-            const pick = (select, value) => {
-                select.value = value;
-                select.dispatchEvent(new Event('change'));
-            };
-            const sequence = root.querySelector('.explorer-sequence');
-            const head = root.querySelector('.explorer-head');
-            const [first, firstHead] = [sequence.value, head.value];
-            const before = snapshot();
-            const example = data.examples[Number(first)];
-            const wantRows = example.answer.length + 1, wantCells = wantRows * example.input.length;
-            pick(sequence, sequence.options[sequence.options.length - 1].value);
-            const after = snapshot();
-            pick(head, '0');
-            const oneHead = snapshot();
-            pick(sequence, first);
-            pick(head, firstHead);
-            return JSON.stringify({
-                ready: root.classList.contains('explorer-ready'),
-                options: sequence.options.length, examples: data.examples.length,
-                wantRows, wantCells, before, after,
-                headRedraws: oneHead.titles !== after.titles,
-                restored: snapshot().titles === before.titles,
-            });
-        })()"#,
-    );
-    let mut problems = Vec::new();
-    if state.is_null() || state["missing"] == true {
-        return vec!["#reversal-explorer is not on the page".into()];
-    }
-    if state["ready"] != true {
-        problems.push("explorer.js did not finish (no .explorer-ready)".into());
-    }
-    if state["options"] != state["examples"] || state["options"].as_u64().unwrap_or(0) == 0 {
-        problems.push(format!(
-            "{} sequences to pick from, {} in the data",
-            state["options"], state["examples"]
-        ));
-    }
-    let (before, after) = (&state["before"], &state["after"]);
-    if before["cells"].as_u64().unwrap_or(0) == 0 {
-        problems.push("the heatmap has no cells".into());
-    }
-    if before["rows"] != state["wantRows"] || before["cells"] != state["wantCells"] {
-        problems.push(format!(
-            "{} rows and {} cells drawn, the sequence needs {} and {}",
-            before["rows"], before["cells"], state["wantRows"], state["wantCells"]
-        ));
-    }
-    if before["shaded"] != before["cells"] {
-        problems.push(format!("{} of {} cells shaded", before["shaded"], before["cells"]));
-    }
-    if after["titles"] == before["titles"] {
-        problems.push("picking another sequence did not redraw the map".into());
-    }
-    if !after["output"].as_str().unwrap_or("").contains("wrong") {
-        problems.push(format!(
-            "the last sequence (longer than any in training) is not marked wrong: {}",
-            after["output"]
-        ));
-    }
-    if state["headRedraws"] != true {
-        problems.push("picking one head instead of the mean did not redraw the map".into());
-    }
-    if state["restored"] != true {
-        problems.push("picking the first sequence again did not draw its map again".into());
-    }
-    problems
-}
-
-/// A PNG of the explorer alone, showing the last sequence (one the model gets wrong); call it
-/// after [`screenshots`], which stretches the viewport over the page.
-fn explorer_screenshot(tab: &Tab) -> Option<Vec<u8>> {
-    let rect = eval_json(
-        tab,
-        r#"(() => {
-            const root = document.getElementById('reversal-explorer');
-            if (!root) return 'null';
-            const sequence = root.querySelector('.explorer-sequence');
-            sequence.value = sequence.options[sequence.options.length - 1].value;
-            sequence.dispatchEvent(new Event('change'));
-            const r = root.getBoundingClientRect();
-            return JSON.stringify({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
-        })()"#,
-    );
-    let (x, y) = (rect["x"].as_f64()?, rect["y"].as_f64()?);
-    let (width, height) = (rect["w"].as_f64()?, rect["h"].as_f64()?);
-    let margin = 12.0;
-    Some(screenshot(
-        tab,
-        Page::Viewport {
-            x: (x - margin).max(0.0),
-            y: (y - margin).max(0.0),
-            width: width + 2.0 * margin,
-            height: height + 2.0 * margin,
-            scale: 1.0,
-        },
-    ))
-}
 
 #[test]
 #[ignore = "needs chromium (sudo apt-get install chromium); run with --ignored"]

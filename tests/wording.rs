@@ -9,7 +9,7 @@ use workspace_checks::workspace_root;
 
 /// Phrases that point at material the reader does not have. RNG seeds ("seeded", "seed 7") are
 /// fine; these are not.
-const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b(?:'s)?\s+(?:article|code|model|text|listing|demo|version|numbers?|config\w*)|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
+const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
@@ -72,6 +72,7 @@ fn the_pattern_catches_what_it_must() {
         "let seed_form = 1;",
         "as the article says",
         "The sources write it two ways",
+        "bit for bit (the seed fixes the weights)",
     ] {
         assert!(re.is_match(bad), "{bad:?} should be caught");
     }

@@ -17,7 +17,9 @@ pub mod train;
 
 pub use check::{assert_close, assert_close_tensor, max_abs_diff};
 pub use fmt::{format_tensor, round_to};
-pub use plot::{assert_figures_current, BarChart, Heatmap, LineChart, Svg};
+pub use plot::{
+    assert_figures_current, book_figures_dir, write_book_figures, BarChart, Heatmap, LineChart, Svg,
+};
 pub use train::optimizer_step;
 
 /// The device every example, test and notebook runs on: the CPU, or the GPU with `--features cuda`.

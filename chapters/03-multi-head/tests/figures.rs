@@ -1,13 +1,3 @@
 //! The figures in the book are exactly what this chapter's code draws (seeded, deterministic).
-#[test]
-#[cfg_attr(
-    feature = "cuda",
-    ignore = "the committed figures are drawn on the CPU; GPU arithmetic may differ in the last bits"
-)]
-fn book_figures_are_current() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/figures");
-    support::assert_figures_current(
-        dir,
-        &ch03_multi_head::figures::all(&support::seeded_device(0)),
-    );
-}
+
+support::book_figures_test!(ch03_multi_head::figures::all(&support::seeded_device(0)));

@@ -1,9 +1,4 @@
 //! Writes this chapter's figures into the book: `cargo run -p ch06-masks --example ch06-figures`.
 fn main() -> std::io::Result<()> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/src/figures");
-    for (name, svg) in ch06_masks::figures::all() {
-        svg.save(dir.join(name))?;
-        println!("wrote book/src/figures/{name}");
-    }
-    Ok(())
+    support::write_book_figures(&ch06_masks::figures::all())
 }

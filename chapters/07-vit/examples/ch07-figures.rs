@@ -2,11 +2,5 @@
 //! (or `cargo xtask figures` for every chapter). They are drawn from the committed weights and
 //! reports in `weights/`; nothing is trained.
 fn main() -> std::io::Result<()> {
-    let dev = support::Dev::default();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/src/figures");
-    for (name, svg) in ch07_vit::figures::all(&dev) {
-        svg.save(dir.join(name))?;
-        println!("wrote book/src/figures/{name}");
-    }
-    Ok(())
+    support::write_book_figures(&ch07_vit::figures::all(&support::Dev::default()))
 }

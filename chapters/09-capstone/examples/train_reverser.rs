@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
-use ch09_capstone::data::{held_out, LONGER_LENGTHS};
+use ch09_capstone::data::LONGER_LENGTHS;
 use ch09_capstone::decode::{exact_accuracy, greedy};
 use ch09_capstone::report::{Point, Report};
-use ch09_capstone::train::held_out_set;
+use ch09_capstone::train::{held_out_set, longer_set};
 use ch09_capstone::trained;
 use ch09_capstone::{TrainConfig, Trainer};
 use dfdx::prelude::*;
@@ -59,7 +59,7 @@ fn main() {
     println!("trained {} steps in {seconds:.1} s", config.steps);
     println!("held-out exact-sequence accuracy (lengths 1-10): {:.2} %", 100.0 * accuracy);
     // lengths seen in training (the held-out set) and longer ones (never seen)
-    let longer = held_out(config.seed + 2_000, 400, LONGER_LENGTHS);
+    let longer = longer_set(&config);
     let mut by_length = Vec::new();
     for len in 1..=*LONGER_LENGTHS.end() {
         let of_len: Vec<Vec<u8>> =

@@ -6,9 +6,9 @@ use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::attention::cross_attention;
-use crate::data::{held_out, LONGER_LENGTHS, TRAIN_LENGTHS};
+use crate::data::TRAIN_LENGTHS;
 use crate::model::Reverser;
-use crate::train::{held_out_set, TrainConfig};
+use crate::train::{held_out_set, longer_set, TrainConfig};
 use crate::trained::load_report;
 
 /// Sequences shown per length.
@@ -51,10 +51,10 @@ pub struct Example {
 
 /// The sequences shown, in order: the first [`PER_LENGTH`] of each of [`SHOWN_LENGTHS`] in the
 /// held-out set of `config`, then the first of each longer length in the same 400 longer
-/// sequences the training report scores (`held_out(seed + 2_000, 400, LONGER_LENGTHS)`).
+/// sequences the training report scores ([`longer_set`]).
 pub fn sequences(config: &TrainConfig) -> Vec<Vec<u8>> {
     let test = held_out_set(config);
-    let longer = held_out(config.seed + 2_000, 400, LONGER_LENGTHS);
+    let longer = longer_set(config);
     let first = |set: &[Vec<u8>], len: usize, n: usize| -> Vec<Vec<u8>> {
         set.iter().filter(|s| s.len() == len).take(n).cloned().collect()
     };

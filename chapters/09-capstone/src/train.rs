@@ -8,7 +8,7 @@ use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
 use support::optimizer_step;
 
-use crate::data::{held_out, Batch, Sequences, TRAIN_LENGTHS};
+use crate::data::{held_out, Batch, Sequences, LONGER_LENGTHS, TRAIN_LENGTHS};
 use crate::model::{new_model, Reverser};
 use crate::vocab::{PAD, VOCAB};
 
@@ -60,6 +60,12 @@ impl TrainConfig {
 /// The held-out sequences of a configuration (lengths as in training).
 pub fn held_out_set(config: &TrainConfig) -> Vec<Vec<u8>> {
     held_out(config.seed + 1_000, config.held_out, TRAIN_LENGTHS)
+}
+
+/// 400 distinct sequences of 11-14 digits, longer than any in training: how far reversal
+/// generalises.
+pub fn longer_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out(config.seed + 2_000, 400, LONGER_LENGTHS)
 }
 
 /// The batch's ids as dfdx tensors `(batch, len)`.

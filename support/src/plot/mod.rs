@@ -77,6 +77,39 @@ pub(crate) fn render(
     Svg(out)
 }
 
+/// The book's figure folder, `book/src/figures/`, where every chapter's figures go.
+pub fn book_figures_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/figures")
+}
+
+/// Writes `figures` into [`book_figures_dir`], naming each file written: what every chapter's
+/// `chNN-figures` example does (`cargo xtask figures` runs them all).
+pub fn write_book_figures<N: AsRef<str>>(figures: &[(N, Svg)]) -> std::io::Result<()> {
+    let dir = book_figures_dir();
+    for (name, svg) in figures {
+        svg.save(dir.join(name.as_ref()))?;
+        println!("wrote book/src/figures/{}", name.as_ref());
+    }
+    Ok(())
+}
+
+/// The test every chapter has, `book_figures_are_current`: the figures in the book are exactly
+/// what `$figures` (the chapter's `figures::all(..)`) draws now. Ignored under the `cuda` feature:
+/// the committed figures are drawn on the CPU, and GPU arithmetic may differ in the last bits.
+#[macro_export]
+macro_rules! book_figures_test {
+    ($figures:expr) => {
+        #[test]
+        #[cfg_attr(
+            feature = "cuda",
+            ignore = "the committed figures are drawn on the CPU; GPU arithmetic may differ in the last bits"
+        )]
+        fn book_figures_are_current() {
+            $crate::assert_figures_current($crate::book_figures_dir(), &$figures);
+        }
+    };
+}
+
 /// Asserts that every figure in `figures` is byte-for-byte the file of the same name in `dir`:
 /// the book shows what the code draws now. On a mismatch, `cargo xtask figures` regenerates them.
 #[track_caller]
