@@ -13,6 +13,9 @@
 //! separated by spaces); the first line then shows them after `--`.
 //!
 //! The page includes the file whole (`{{#include ../../chapters/NN-name/outputs/NAME.txt}}`).
+//! A program that prints a Markdown table (a parameter table) is included from its second line
+//! (`{{#include ../../chapters/NN-name/outputs/NAME.txt:2:}}`) so that the table renders, and the
+//! page names its command in the text instead.
 //! `cargo xtask outputs` regenerates every such file; the test `tests/outputs_current.rs` runs each
 //! example again and fails on the first line that differs.
 

@@ -11,6 +11,11 @@ use workspace_checks::workspace_root;
 /// fine; these are not.
 const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
 
+/// Goals spoken of as if the reader knew them ("the target was 10×", "the floor of the target").
+/// A chapter states its goals as its own, with why, before it measures them, and then speaks of
+/// "its goal"; "target" stays free for what a model must predict ("target tokens").
+const UNINTRODUCED_GOAL: &str = r"(?i)\bthe target (?:was|is|of)\b|\bthe targets (?:were|are)\b|\bfloor of the target\b|\btargets? of at (?:least|most)\b|\b(?:meets?|met|miss(?:es|ed)?) (?:its|the) targets?\b|\bthe [^ ]+ target set for\b";
+
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.unwrap().path();
@@ -60,6 +65,62 @@ fn nothing_refers_to_unseen_sources() {
         "name what the text compares with, or cite the paper, instead of:\n{}",
         found.join("\n")
     );
+}
+
+/// Every file of the reader-facing text: pages, notebooks, README.
+fn reader_facing(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    walk(&root.join("book/src"), &mut files);
+    walk(&root.join("notebooks"), &mut files);
+    files.push(root.join("README.md"));
+    files
+}
+
+#[test]
+fn goals_are_introduced_not_assumed() {
+    let root = workspace_root();
+    let re = Regex::new(UNINTRODUCED_GOAL).unwrap();
+    let files = reader_facing(&root);
+    assert!(files.len() > 20, "found only {} files", files.len());
+    let mut found = Vec::new();
+    for file in &files {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (line, phrase) in hits(&text, &re) {
+            found.push(format!(
+                "{}:{line}: {phrase:?}",
+                file.strip_prefix(&root).unwrap().display()
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "state the chapter's goal (and why) before measuring it, and call it its goal:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_goal_pattern_catches_what_it_must() {
+    let re = Regex::new(UNINTRODUCED_GOAL).unwrap();
+    for bad in [
+        "20.3× faster (the target was 10×)",
+        "The floor of the target (at least 0.5×) is met",
+        "against targets of at least 99 % in at most 60 s",
+        "The targets were at least 97 %",
+        "So the ViT meets its target and loses",
+        "It meets the accuracy target set for it",
+    ] {
+        assert!(re.is_match(bad), "{bad:?} should be caught");
+    }
+    for fine in [
+        "the loss over the real target tokens",
+        "the decoder's input and its target are the same sequence shifted by one",
+        "with label smoothing 0.1 the targets themselves have an entropy of 0.50",
+        "both of the chapter's goals are met",
+    ] {
+        assert!(!re.is_match(fine), "{fine:?} is fine");
+    }
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! * [`check`]: `assert_close` for slices and tensors, with messages that name the element.
 //! * [`fixtures`]: read reference values exported from PyTorch as JSON.
 //! * [`normal_tensor`], [`normal_vec`], [`seeded_device`]: reproducible numbers on every device.
+//! * [`params`]: parameter tables whose formulas evaluate to their numbers.
+//! * [`machine`]: the CPU, cores and instruction sets a measurement ran on.
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
 //!   evcxr notebooks and written to the book's `figures/` folder.
 //!
@@ -12,6 +14,8 @@
 pub mod check;
 pub mod fixtures;
 pub mod fmt;
+pub mod machine;
+pub mod params;
 pub mod plot;
 pub mod train;
 

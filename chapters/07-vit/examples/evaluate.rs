@@ -27,8 +27,8 @@ fn main() {
     println!("ViT test accuracy:  {:.2}% ({vit}/{n})", 100.0 * vit as f64 / n as f64);
     println!("1-NN test accuracy: {:.2}% ({nn}/{n})", 100.0 * nn as f64 / n as f64);
     println!(
-        "recorded training: {} epochs of batches of {}, {:.1} s",
-        config.epochs, config.batch_size, report.seconds
+        "recorded training: {} epochs of batches of {}, {:.1} s on {}",
+        config.epochs, config.batch_size, report.seconds, report.machine
     );
     println!();
     println!("{}", format_confusion(&confusion_matrix(&predicted, &test.labels)));

@@ -57,12 +57,14 @@ fn main() {
         "1-NN test accuracy: {:.2}% ({knn_correct}/{n}, {knn_seconds:.2} s)",
         100.0 * knn_accuracy
     );
-    println!("training time: {:.1} s", trained.seconds);
+    let machine = support::machine::describe();
+    println!("training time: {:.1} s on {machine}", trained.seconds);
 
     trained.model.save_safetensors(WEIGHTS).expect("write the weights");
     let report = Report {
         parameters: trained.model.num_trainable_params(),
         config,
+        machine,
         train_images: split.train.len(),
         test_images: n,
         test_correct,

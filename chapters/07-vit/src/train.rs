@@ -295,6 +295,18 @@ pub fn train<Model: DigitsModel<Dev>, Dev: Device<f32>>(
     dev: &Dev,
     split: &Split,
     config: &TrainConfig,
+    on_step: impl FnMut(&Progress),
+) -> Trained<Model> {
+    train_epochs(dev, split, config, config.epochs, on_step)
+}
+
+/// The first `epochs` epochs of [`train()`]'s run of `config` (the same schedule, batches and
+/// shifts), then stops: a shortened rerun that must match the full run's first epochs bit for bit.
+pub fn train_epochs<Model: DigitsModel<Dev>, Dev: Device<f32>>(
+    dev: &Dev,
+    split: &Split,
+    config: &TrainConfig,
+    epochs: usize,
     mut on_step: impl FnMut(&Progress),
 ) -> Trained<Model> {
     let start = Instant::now();
@@ -305,7 +317,7 @@ pub fn train<Model: DigitsModel<Dev>, Dev: Device<f32>>(
     let mut shuffle = StdRng::seed_from_u64(config.seed.wrapping_add(2));
     let mut history = Vec::with_capacity(config.epochs);
     let mut test_predictions = Vec::new();
-    for epoch in 1..=config.epochs {
+    for epoch in 1..=epochs.min(config.epochs) {
         order.shuffle(&mut shuffle);
         let lr = config.lr_at(trainer.step, total_steps);
         let (mut loss_sum, mut correct, mut seen) = (0.0, 0, 0);
@@ -350,6 +362,8 @@ pub fn train<Model: DigitsModel<Dev>, Dev: Device<f32>>(
 pub struct Report {
     pub config: TrainConfig,
     pub parameters: usize,
+    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
+    pub machine: String,
     pub train_images: usize,
     pub test_images: usize,
     /// test images the trained ViT classifies correctly

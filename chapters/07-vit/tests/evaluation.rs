@@ -89,6 +89,12 @@ fn worked_example_seeds_and_data_size() {
     assert_eq!(lead(&half), "0.58");
     assert!(half.iter().all(|r| r.vit_accuracy() >= 0.97), "every seed reaches 97 %");
 
+    // 100 epochs at every size: 6, 14 and 28 batches of 32 an epoch
+    let steps = |r: &Run| TrainConfig::digits().steps_per_epoch(r.train_images) * 100;
+    let by_size: Vec<usize> =
+        [0.1, 0.25, 0.5].iter().map(|&f| steps(runs_of(&runs, f)[0])).collect();
+    assert_eq!(by_size, vec![600, 1_400, 2_800]);
+
     // 445 training images
     let quarter = runs_of(&runs, 0.25);
     assert_eq!((quarter[0].train_images, quarter[0].test_images), (445, 1_352));
@@ -137,4 +143,24 @@ fn worked_example_cls_attention() {
         }
     }
     assert_eq!(focused, [293, 532, 608, 727]);
+}
+
+/// 1-nearest-neighbour has no image prior: shuffling the pixel positions of every image the same
+/// way changes no distance, so it changes no answer.
+#[test]
+fn knn_is_blind_to_a_pixel_shuffle() {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let split = Digits::load().stratified_split(0.5, 0);
+    let mut order: Vec<usize> = (0..64).collect();
+    order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(7));
+    assert_ne!(order, (0..64).collect::<Vec<_>>());
+    let shuffle = |d: &Digits| Digits {
+        pixels: d.pixels.iter().map(|p| std::array::from_fn(|i| p[order[i]])).collect(),
+        labels: d.labels.clone(),
+    };
+    let before = knn::predict(&split.train, &split.test);
+    let after = knn::predict(&shuffle(&split.train), &shuffle(&split.test));
+    assert_eq!(before, after);
+    assert_eq!(knn::correct(&shuffle(&split.train), &shuffle(&split.test)), (888, 901));
 }

@@ -128,6 +128,32 @@ fn worked_example_demo_parameters() {
     assert_eq!((vit.num_trainable_params(), pytorch(demo, "total")), (821_642, 821_642));
     // the count the type states, term by term
     assert_eq!(DemoVit::<Dev>::NUM_PARAMS, 821_642);
+    // the page's table, row by row: its formula's value, dfdx's count and PyTorch's
+    let table = DemoVit::<Dev>::parameter_table();
+    let rows = [
+        (
+            "patch embedding, `Conv2d(3, 128, 8, stride 8)`",
+            vit.patch_embed.num_trainable_params(),
+            pytorch(demo, "patch_embed"),
+        ),
+        ("`[CLS]` token", vit.cls_token.shape().num_elements(), pytorch(demo, "cls_token")),
+        ("position embeddings", vit.pos_embed.shape().num_elements(), pytorch(demo, "pos_embed")),
+        ("one encoder block", block.num_trainable_params(), pytorch(layer, "total")),
+        ("4 encoder blocks", vit.encoder.num_trainable_params(), pytorch(demo, "encoder")),
+        ("final `LayerNorm`", vit.norm.num_trainable_params(), pytorch(demo, "norm")),
+        (
+            "classifier, `Linear(128, 10)`",
+            vit.classifier.num_trainable_params(),
+            pytorch(demo, "classifier"),
+        ),
+    ];
+    assert_eq!(rows.len(), table.rows.len(), "every row of the table is checked");
+    for (part, dfdx, torch) in rows {
+        let value = table.row(part).count.value();
+        assert_eq!((value, value), (dfdx, torch), "{part}");
+    }
+    assert_eq!(table.total().value(), 821_642);
+    assert_eq!(DigitsVit::<Dev>::parameter_table().total().value(), 102_666);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Linear attention (Katharopoulos et al. 2020): replace the softmax's `exp(q·k / √d)` by a
 //! product of features, `φ(q)·φ(k)` with `φ(x) = elu(x) + 1` (positive, so the weights stay
 //! positive). Then `Σ_j φ(q_i)·φ(k_j) v_j = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ)`: the `d x dv` sum is built
-//! once, in O(n·d·dv), and no `n x n` matrix ever exists. It is a different function from softmax
-//! attention, not an approximation that converges to it.
+//! once, in O(n·d·dv), and no `n x n` matrix ever exists. With these features it is a different
+//! function from softmax attention, not an approximation of it (random-feature maps such as
+//! Performer's, Choromanski et al. 2021, are built to approximate it).
 
 use crate::heads::Heads;
 use crate::sliding::{dot, per_head};

@@ -118,11 +118,16 @@ impl Pattern for SlidingWindow {
 /// * `a < global` or `b < global` (the first `global` blocks see everything and are seen by
 ///   everyone, as a `[CLS]` token would be),
 /// * or `b` is one of the `random` blocks drawn for `a` from a seeded generator.
+///
+/// The random blocks are drawn from all blocks, so a draw can land on a block the window or the
+/// global blocks already give: such a row sees fewer than `random` extra blocks.
 #[derive(Clone, Debug)]
 pub struct BigBird {
     pub block: usize,
     pub window: usize,
     pub global: usize,
+    /// for each query block, the blocks drawn at random (distinct, in draw order)
+    pub drawn: Vec<Vec<usize>>,
     /// for each query block, the sorted key blocks it sees
     pub visible: Vec<Vec<usize>>,
 }
@@ -148,18 +153,36 @@ impl BigBird {
         let blocks = n / block;
         assert!(random <= blocks, "BigBird: cannot draw {random} random blocks out of {blocks}");
         let mut rng = StdRng::seed_from_u64(seed);
-        let visible = (0..blocks)
-            .map(|a| {
-                let mut seen: Vec<bool> = (0..blocks)
-                    .map(|b| a.abs_diff(b) <= window || a < global || b < global)
-                    .collect();
-                for b in sample(&mut rng, blocks, random) {
+        let drawn: Vec<Vec<usize>> =
+            (0..blocks).map(|_| sample(&mut rng, blocks, random).into_vec()).collect();
+        let visible = drawn
+            .iter()
+            .enumerate()
+            .map(|(a, drawn)| {
+                let mut seen: Vec<bool> =
+                    (0..blocks).map(|b| Self::fixed(a, b, window, global)).collect();
+                for &b in drawn {
                     seen[b] = true;
                 }
                 (0..blocks).filter(|&b| seen[b]).collect()
             })
             .collect();
-        BigBird { block, window, global, visible }
+        BigBird { block, window, global, drawn, visible }
+    }
+
+    /// Whether query block `a` sees key block `b` without any random draw: local or global.
+    fn fixed(a: usize, b: usize, window: usize, global: usize) -> bool {
+        a.abs_diff(b) <= window || a < global || b < global
+    }
+
+    /// The random draws that landed on a block the window or the global blocks already give,
+    /// and so added nothing.
+    pub fn wasted_draws(&self) -> usize {
+        let (w, g) = (self.window, self.global);
+        let wasted = |(a, drawn): (usize, &Vec<usize>)| {
+            drawn.iter().filter(|&&b| Self::fixed(a, b, w, g)).count()
+        };
+        self.drawn.iter().enumerate().map(wasted).sum()
     }
 
     /// The share of the `n x n` scores this pattern keeps.

@@ -6,6 +6,31 @@ use serde::{Deserialize, Serialize};
 
 use crate::bench::{Breakdown, Method};
 
+/// What this chapter set out to reach, stated before measuring; the page compares each
+/// measurement with its goal, and `tests/measurements.rs` checks which are met.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Goals {
+    /// the fast tiled kernel against chapter 1's dense attention at n = 2048, at least
+    pub vs_chapter1: f64,
+    /// the fast tiled kernel's throughput against PyTorch's SDPA, at least
+    pub vs_pytorch: f64,
+    /// the least throughput against PyTorch's SDPA that still counts as usable
+    pub vs_pytorch_floor: f64,
+    /// the fast sliding window against the same band as a mask at n = 16,384, at least
+    pub window_vs_mask: f64,
+    /// peak memory of the fast kernel over its inputs, output and tiles, at most
+    pub memory_ratio: f64,
+}
+
+/// The chapter's goals.
+pub const GOALS: Goals = Goals {
+    vs_chapter1: 3.0,
+    vs_pytorch: 1.0,
+    vs_pytorch_floor: 0.5,
+    window_vs_mask: 10.0,
+    memory_ratio: 1.2,
+};
+
 /// One method at one length.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timing {

@@ -23,6 +23,8 @@ fn worked_example_window_band() {
     let w = SlidingWindow { w: 2, causal: false };
     assert_eq!(keys_per_row(&w, 10, 10), vec![3, 4, 5, 5, 5, 5, 5, 5, 4, 3]);
     assert_eq!(keys_per_row(&w, 10, 10).iter().sum::<usize>(), 44);
+    // a middle row's 5 keys are its 4 neighbours (2 on each side) and itself
+    assert_eq!((2 * w.w + 1, keys_per_row(&w, 10, 10)[5] - 1), (5, 4));
     let row3: Vec<bool> = mask(&w, 10, 10)[30..40].to_vec();
     assert_eq!(row3, [false, true, true, true, true, true, false, false, false, false]);
     let causal = SlidingWindow { w: 2, causal: true };

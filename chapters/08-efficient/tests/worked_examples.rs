@@ -24,6 +24,21 @@ fn worked_example_bigbird_density() {
     // 98 of the 16 x 16 block pairs: 38 %
     assert_eq!(figure.visible.iter().map(Vec::len).sum::<usize>(), 98);
     assert!((figure.density() - 0.3828125).abs() < 1e-9, "{}", figure.density());
+    // the random draws come from all 16 blocks: 8 of the 32 land on a block the row already
+    // sees (both of the global row's, 6 of the other rows' 30)
+    assert_eq!(figure.drawn.iter().map(Vec::len).sum::<usize>(), 32);
+    assert_eq!(figure.wasted_draws(), 8);
+    assert_eq!(figure.visible[0].len(), 16, "the global row sees every block");
+    let global_row_wasted = figure.drawn[0].iter().filter(|&&b| figure.visible[0].contains(&b));
+    assert_eq!(global_row_wasted.count(), 2);
+    // so the 15 other rows see 4 to 6 distinct blocks (9 see 6, 4 see 5, 2 see 4), 5.47 on
+    // average, not the 3 + 1 + 2 = 6 the parameters suggest
+    let rows: Vec<usize> = figure.visible[1..].iter().map(Vec::len).collect();
+    let count = |k: usize| rows.iter().filter(|&&r| r == k).count();
+    assert_eq!((count(6), count(5), count(4), rows.len()), (9, 4, 2, 15));
+    assert_eq!(rows.iter().sum::<usize>(), 82);
+    assert_eq!((82.0f64 / 15.0 * 100.0).round() / 100.0, 5.47);
+    assert_eq!(16 + 82, 98);
     // the equality check: 300 tokens in blocks of 20
     let check = BigBird::new(300, 20, 1, 1, 2, 0);
     assert!((100.0 * check.density() - 40.9).abs() < 0.05, "{}", check.density());

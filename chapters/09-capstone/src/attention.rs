@@ -5,7 +5,7 @@ use dfdx::prelude::*;
 
 use crate::data::tokens;
 use crate::decode::greedy;
-use crate::model::Reverser;
+use crate::model::{Reverser, HEADS};
 use crate::train::ids;
 use crate::vocab::{digit_token, SOS};
 
@@ -31,7 +31,7 @@ pub fn cross_attention<Dev: Device<f32>>(
     let tgt: Vec<usize> =
         std::iter::once(SOS).chain(answer.iter().map(|&d| digit_token(d))).collect();
     let (memory, _) = model.try_encode(ids(dev, &src), None).expect("valid ids");
-    let causal = broadcast_mask(causal_allowed(dev, tgt.len()), 1, Const::<4>);
+    let causal = broadcast_mask(causal_allowed(dev, tgt.len()), 1, Const::<HEADS>);
     let (_, layers) = model
         .try_decode(ids(dev, std::slice::from_ref(&tgt)), &memory, Some(&causal), None)
         .expect("valid ids");
@@ -117,3 +117,24 @@ pub fn mirrored_shares<Dev: Device<f32>>(
         .collect()
 }
 // ANCHOR_END: mirrored_shares
+
+/// Where the `EOS` row looks. For each of `inputs` that the model reverses exactly, the input
+/// position (from the start) on which the last row of `layer`'s map, averaged over the heads, puts
+/// its largest weight; counted per position (`counts[p]`: how many inputs had it on position `p`).
+pub fn eos_strongest_positions<Dev: Device<f32>>(
+    model: &Reverser<Dev>,
+    dev: &Dev,
+    inputs: &[Vec<u8>],
+    layer: usize,
+) -> Vec<usize> {
+    let longest = inputs.iter().map(Vec::len).max().unwrap_or(0);
+    let mut counts = vec![0; longest];
+    for digits in inputs {
+        let read = cross_attention(model, dev, digits);
+        if digits.iter().rev().eq(read.answer.iter()) {
+            let mean = read.head_mean(layer);
+            counts[crate::train::argmax(&mean[digits.len()])] += 1;
+        }
+    }
+    counts
+}

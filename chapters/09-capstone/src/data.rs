@@ -14,7 +14,8 @@ pub const TRAIN_LENGTHS: RangeInclusive<usize> = 1..=10;
 /// Longer lengths, never seen in training: how far does reversal generalise?
 pub const LONGER_LENGTHS: RangeInclusive<usize> = 11..=14;
 /// Held-out sequences this long or longer never appear in training. Shorter ones cannot be kept
-/// out: there are only 10 + 100 + 1,000 of them, and training draws them all.
+/// out: there are only 10 + 100 + 1,000 of them, and training draws most of them
+/// ([`short_draws`](crate::train::short_draws) counts how many).
 pub const UNSEEN_FROM_LENGTH: usize = 4;
 
 // ANCHOR: example

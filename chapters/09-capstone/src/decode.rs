@@ -6,7 +6,7 @@ use ch06_masks::{encoder_mask, memory_mask};
 use dfdx::prelude::*;
 
 use crate::data::tokens;
-use crate::model::{Reverser, MAX_LEN};
+use crate::model::{Reverser, HEADS, MAX_LEN};
 use crate::train::{argmax, ids};
 use crate::vocab::{token_digit, EOS, PAD, SOS, VOCAB};
 
@@ -20,15 +20,15 @@ pub fn greedy<Dev: Device<f32>>(
 ) -> Vec<Vec<u8>> {
     let src = crate::data::pad(inputs.iter().map(|d| tokens(d).0).collect());
     let b = src.len();
-    let src_mask = encoder_mask(dev, &src, PAD, Const::<4>);
+    let src_mask = encoder_mask(dev, &src, PAD, Const::<HEADS>);
     let (memory, _) = model.try_encode(ids(dev, &src), Some(&src_mask)).expect("valid ids");
     let longest = inputs.iter().map(Vec::len).max().unwrap_or(0);
     let mut written: Vec<Vec<usize>> = vec![vec![SOS]; b];
     // one step per token: the answer is one token longer than the input (its EOS)
     for _ in 0..=longest.min(MAX_LEN - 1) {
         let t = written[0].len();
-        let causal = broadcast_mask(causal_allowed(dev, t), b, Const::<4>);
-        let cross = memory_mask(dev, &src, PAD, Const::<4>, t);
+        let causal = broadcast_mask(causal_allowed(dev, t), b, Const::<HEADS>);
+        let cross = memory_mask(dev, &src, PAD, Const::<HEADS>, t);
         let (logits, _) = model
             .try_decode(ids(dev, &written), &memory, Some(&causal), Some(&cross))
             .expect("valid ids");

@@ -15,23 +15,24 @@ pub const SHOWN: [u8; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
 /// The layer and head (counted from 0) whose map is the clearest anti-diagonal.
 pub const SHOWN_HEAD: (usize, usize) = (1, 2);
 
-/// Loss per token and exact-sequence accuracy (first 200 held-out sequences) every 100 steps.
+/// Loss per token and exact-sequence accuracy (the validation set) every 100 steps.
 pub fn learning_curve(report: &Report) -> LineChart {
     let h = &report.history;
     LineChart::new("training the reverser", "step", "loss per token / accuracy")
         .line("loss per target token", h.iter().map(|p| (p.step as f32, p.loss)).collect())
         .line(
-            "exact sequences, held out",
+            "exact sequences, validation set",
             h.iter().map(|p| (p.step as f32, p.exact_accuracy as f32)).collect(),
         )
 }
 
-/// Exact-sequence accuracy by input length: 1-10 seen in training, 11-14 never.
+/// Exact-sequence accuracy by input length: the test set for 1-10 digits (the lengths of
+/// training), the longer set for 11-14 (never seen).
 pub fn by_length(report: &Report) -> BarChart {
-    let lengths: Vec<String> = report.by_length.iter().map(|(n, _, _)| n.to_string()).collect();
-    let acc = report.by_length.iter().map(|&(_, all, right)| right as f32 / all as f32).collect();
+    let lengths: Vec<String> = report.by_length.iter().map(|s| s.length.to_string()).collect();
+    let acc = report.by_length.iter().map(|s| s.right as f32 / s.sequences as f32).collect();
     BarChart::new("exact-sequence accuracy by length (trained on 1-10)", &lengths)
-        .series("held out", acc)
+        .series("test", acc)
         .y_desc("share exactly reversed")
         .y_range(0.0, 1.0)
 }

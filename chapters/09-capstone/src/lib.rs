@@ -5,14 +5,19 @@
 //! head.
 //!
 //! * [`vocab`]: PAD, SOS, EOS and the ten digits; input checks;
-//! * [`data`]: seeded random sequences, the held-out set, padded batches;
-//! * [`model`]: [`Reverser`], the parameter count part by part;
-//! * [`train`]: teacher forcing, cross-entropy with optional label smoothing, Adam with warm-up;
-//! * [`decode`]: greedy decoding and exact-sequence accuracy.
+//! * [`data`]: seeded random sequences, held-out sets, padded batches;
+//! * [`model`]: [`Reverser`], its sizes and its parameter table;
+//! * [`train`]: teacher forcing, cross-entropy with optional label smoothing, Adam with warm-up,
+//!   the validation and test sets;
+//! * [`decode`]: greedy decoding and exact-sequence accuracy;
+//! * [`evaluate`]: accuracy per length, recomputed from the weights;
+//! * [`attention`]: the decoder's cross-attention, read;
+//! * [`report`], [`trained`]: what a training run records, and the committed model.
 
 pub mod attention;
 pub mod data;
 pub mod decode;
+pub mod evaluate;
 pub mod explorer;
 pub mod figures;
 pub mod model;
@@ -21,5 +26,5 @@ pub mod train;
 pub mod trained;
 pub mod vocab;
 
-pub use model::{new_model, Reverser, MAX_DIGITS, MAX_LEN};
+pub use model::{new_model, Reverser, D_FF, D_MODEL, HEADS, LAYERS, MAX_DIGITS, MAX_LEN};
 pub use train::{TrainConfig, Trainer};

@@ -1,14 +1,25 @@
-//! The model: chapter 5's encoder-decoder, sized to 169,933 parameters.
+//! The model: chapter 5's encoder-decoder, sized to 169,933 parameters, and its parameter table.
 
 use ch05_blocks::{PostNorm, Seq2Seq};
 use dfdx::prelude::*;
+use support::params::{Count, ParamTable};
 
 use crate::vocab::VOCAB;
 
 // ANCHOR: reverser
-/// Chapter 5's [`Seq2Seq`] with 13 tokens on both sides, `d_model` 64, 4 heads of 16, a
-/// feed-forward width of 128, 2 encoder and 2 decoder blocks, post-norm: 169,933 parameters.
-pub type Reverser<Dev> = Seq2Seq<VOCAB, VOCAB, 64, 4, 16, 128, 2, PostNorm, f32, Dev>;
+/// Width of every token vector.
+pub const D_MODEL: usize = 64;
+/// Attention heads, each of `D_MODEL / HEADS` = 16 dimensions.
+pub const HEADS: usize = 4;
+/// Width of the feed-forward networks' hidden layer.
+pub const D_FF: usize = 128;
+/// Encoder blocks, and as many decoder blocks.
+pub const LAYERS: usize = 2;
+
+/// Chapter 5's [`Seq2Seq`] with 13 tokens on both sides and the sizes above, post-norm:
+/// 169,933 parameters.
+pub type Reverser<Dev> =
+    Seq2Seq<VOCAB, VOCAB, D_MODEL, HEADS, { D_MODEL / HEADS }, D_FF, LAYERS, PostNorm, f32, Dev>;
 // ANCHOR_END: reverser
 
 /// Positions the model accepts: the target is one token longer than the source.
@@ -32,18 +43,29 @@ pub fn new_model<Dev: Device<f32>>(dev: &Dev, dropout: f32) -> Reverser<Dev> {
     model
 }
 
-/// The parameters of the model, part by part, as the page derives them.
-pub fn parameter_parts() -> [(&'static str, usize); 6] {
-    let (v, d, f) = (VOCAB, 64, 128);
-    let attention = 4 * (d * d + d); // W_q, W_k, W_v, W_o with biases
-    let ffn = (d * f + f) + (f * d + d);
-    let norm = 2 * d;
-    [
-        ("source embedding", v * d),
-        ("target embedding", v * d),
-        ("encoder block (x2)", attention + ffn + 2 * norm),
-        ("decoder block (x2)", 2 * attention + ffn + 3 * norm),
-        ("output projection", d * v + v),
-        ("positions (sinusoidal)", 0),
-    ]
+/// The parameter table of the page, built from the model's sizes: every formula evaluates to
+/// its number, and `worked_example_parameters` checks each row against dfdx's count of that part.
+pub fn parameter_table() -> ParamTable {
+    let n = Count::n;
+    let (v, d, f) = (VOCAB, D_MODEL, D_FF);
+    let linear = |i: usize, o: usize| n(i) * n(o) + n(o);
+    // W_q, W_k, W_v, W_o with biases; Linear(d, d_ff) and Linear(d_ff, d); a scale and a shift
+    let attention = || n(4) * (n(d) * n(d) + n(d));
+    let ffn = || linear(d, f) + linear(f, d);
+    let norms = |k: usize| n(k) * n(2) * n(d);
+    let encoder_block = attention() + ffn() + norms(2);
+    let decoder_block = n(2) * attention() + ffn() + norms(3);
+    let (enc, dec) = (encoder_block.value(), decoder_block.value());
+    ParamTable::default()
+        .part("source embedding", n(v) * n(d))
+        .part("target embedding", n(v) * n(d))
+        .detail("one encoder block: self-attention, feed-forward, 2 norms", encoder_block)
+        .part("2 encoder blocks", n(LAYERS) * n(enc))
+        .detail(
+            "one decoder block: self- and cross-attention, feed-forward, 3 norms",
+            decoder_block,
+        )
+        .part("2 decoder blocks", n(LAYERS) * n(dec))
+        .part("output projection", linear(d, v))
+        .part("positions: chapter 4's sines and cosines", n(0))
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::evaluate::LengthScore;
 use crate::train::TrainConfig;
 
 /// One point of the learning curve.
@@ -13,7 +14,7 @@ pub struct Point {
     pub loss: f32,
     /// teacher-forced token accuracy over the same steps
     pub token_accuracy: f64,
-    /// greedy exact-sequence accuracy on the first 200 held-out sequences
+    /// greedy exact-sequence accuracy on the validation set
     pub exact_accuracy: f64,
     pub seconds: f64,
 }
@@ -23,11 +24,13 @@ pub struct Point {
 pub struct Report {
     pub config: TrainConfig,
     pub parameters: usize,
+    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
+    pub machine: String,
     pub history: Vec<Point>,
-    /// greedy exact-sequence accuracy on the held-out set (lengths 1-10)
-    pub held_out_accuracy: f64,
-    /// per length 1..=14: (length, sequences, exactly right)
-    pub by_length: Vec<(usize, usize, usize)>,
+    /// greedy exact-sequence accuracy on the validation set at the end
+    pub validation_accuracy: f64,
+    /// the test set (lengths 1-10) and the longer set (11-14), scored at the end
+    pub by_length: Vec<LengthScore>,
     /// training time (steps and the learning-curve evaluations), seconds
     pub seconds: f64,
 }

@@ -8,8 +8,10 @@ use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
 use support::optimizer_step;
 
-use crate::data::{held_out, Batch, Sequences, LONGER_LENGTHS, TRAIN_LENGTHS};
-use crate::model::{new_model, Reverser};
+use crate::data::{held_out, Batch, Sequences, LONGER_LENGTHS, TRAIN_LENGTHS, UNSEEN_FROM_LENGTH};
+use crate::decode::exact_accuracy;
+use crate::model::{new_model, Reverser, HEADS};
+use crate::report::Point;
 use crate::vocab::{PAD, VOCAB};
 
 /// Everything that decides a training run.
@@ -26,8 +28,11 @@ pub struct TrainConfig {
     /// 0 for plain cross-entropy
     pub label_smoothing: f32,
     pub dropout: f32,
-    /// held-out sequences
+    /// held-out sequences: the training stream never produces one of them with 4 or more digits
     pub held_out: usize,
+    /// the first `validation` held-out sequences: the learning curve's, and what the step count
+    /// was chosen on; the rest are the test set, scored once, at the end
+    pub validation: usize,
 }
 
 impl TrainConfig {
@@ -43,6 +48,7 @@ impl TrainConfig {
             label_smoothing: 0.0,
             dropout: 0.0,
             held_out: 1000,
+            validation: 200,
         }
     }
     // ANCHOR_END: config
@@ -57,9 +63,27 @@ impl TrainConfig {
     // ANCHOR_END: schedule
 }
 
-/// The held-out sequences of a configuration (lengths as in training).
+/// The held-out sequences of a configuration (lengths as in training): the validation set, then
+/// the test set.
 pub fn held_out_set(config: &TrainConfig) -> Vec<Vec<u8>> {
     held_out(config.seed + 1_000, config.held_out, TRAIN_LENGTHS)
+}
+
+/// The first `config.validation` held-out sequences: what training watches and what its length
+/// was chosen on.
+pub fn validation_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out_set(config)[..config.validation].to_vec()
+}
+
+/// The held-out sequences after the validation set: looked at once, for the final figures.
+pub fn test_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out_set(config)[config.validation..].to_vec()
+}
+
+/// The sequences training draws, in order: seeded by `config.seed`, never one of the held-out
+/// sequences of 4 or more digits.
+pub fn training_stream(config: &TrainConfig) -> Sequences {
+    Sequences::new(config.seed, TRAIN_LENGTHS, &held_out_set(config))
 }
 
 /// 400 distinct sequences of 11-14 digits, longer than any in training: how far reversal
@@ -91,7 +115,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
     pub fn new(dev: &Dev, config: TrainConfig) -> Self {
         let model = new_model(dev, config.dropout);
         let optimizer = Adam::new(&model, AdamConfig { lr: config.peak_lr, ..Default::default() });
-        let data = Sequences::new(config.seed, TRAIN_LENGTHS, &held_out_set(&config));
+        let data = training_stream(&config);
         Trainer { model, config, step: 0, optimizer, grads: None, data, dev: dev.clone() }
     }
 
@@ -101,7 +125,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
     pub fn step(&mut self) -> (f32, f64) {
         self.optimizer.cfg.lr = self.config.lr_at(self.step);
         let batch = Batch::new(&self.data.take(self.config.batch_size));
-        let masks = MaskSet::<4, Dev>::new(&self.dev, &batch.src, &batch.tgt_in, PAD);
+        let masks = MaskSet::<HEADS, Dev>::new(&self.dev, &batch.src, &batch.tgt_in, PAD);
         let targets = smoothed_targets(&self.dev, &batch, self.config.label_smoothing);
         let real = batch.real_targets() as f32;
 
@@ -150,4 +174,81 @@ fn token_accuracy(logits: &[f32], batch: &Batch) -> f64 {
 /// The index of the largest value (the first one on ties).
 pub fn argmax(row: &[f32]) -> usize {
     row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
+}
+
+/// What the training stream of `config` draws of the short sequences that cannot be held out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortDraws {
+    /// distinct sequences of fewer than 4 digits drawn in `config.steps` batches
+    pub distinct: usize,
+    /// how many such sequences exist: 10 + 100 + 1,000
+    pub possible: usize,
+    /// test sequences of fewer than 4 digits
+    pub in_test: usize,
+    /// of those, how many the training stream drew
+    pub in_test_drawn: usize,
+}
+
+/// Counts [`ShortDraws`] by replaying the training stream of `config`.
+pub fn short_draws(config: &TrainConfig) -> ShortDraws {
+    let short = |s: &Vec<u8>| s.len() < UNSEEN_FROM_LENGTH;
+    let drawn: std::collections::HashSet<Vec<u8>> = training_stream(config)
+        .take(config.steps * config.batch_size)
+        .into_iter()
+        .filter(short)
+        .collect();
+    let test: Vec<Vec<u8>> = test_set(config).into_iter().filter(short).collect();
+    ShortDraws {
+        distinct: drawn.len(),
+        possible: (1..UNSEEN_FROM_LENGTH).map(|n| 10usize.pow(n as u32)).sum(),
+        in_test: test.len(),
+        in_test_drawn: test.iter().filter(|s| drawn.contains(*s)).count(),
+    }
+}
+
+/// Steps between two points of the learning curve.
+pub const EVAL_EVERY: usize = 100;
+
+/// A finished (or stopped) run: the model's trainer and its learning curve.
+pub struct Run<Dev: Device<f32>> {
+    pub trainer: Trainer<Dev>,
+    pub history: Vec<Point>,
+    /// wall time of the steps and the learning-curve evaluations
+    pub seconds: f64,
+}
+
+/// Trains a fresh model (from `dev`'s generator: seed it with `config.seed`) for `steps` steps of
+/// `config` (`config.steps` for the whole run, fewer to stop early with the same schedule), with
+/// a point of the learning curve every [`EVAL_EVERY`] steps: the mean loss and token accuracy of
+/// those steps and the validation accuracy. `on_step` sees every step's loss and token accuracy.
+pub fn train<Dev: Device<f32>>(
+    dev: &Dev,
+    config: &TrainConfig,
+    steps: usize,
+    mut on_step: impl FnMut(usize, f32, f64, Option<&Point>),
+) -> Run<Dev> {
+    let validation = validation_set(config);
+    let mut trainer = Trainer::new(dev, config.clone());
+    let start = std::time::Instant::now();
+    let (mut history, mut loss_sum, mut acc_sum) = (Vec::new(), 0.0f32, 0.0f64);
+    for step in 1..=steps {
+        let (loss, acc) = trainer.step();
+        loss_sum += loss;
+        acc_sum += acc;
+        let mut point = None;
+        if step % EVAL_EVERY == 0 {
+            history.push(Point {
+                step,
+                lr: config.lr_at(step - 1),
+                loss: loss_sum / EVAL_EVERY as f32,
+                token_accuracy: acc_sum / EVAL_EVERY as f64,
+                exact_accuracy: exact_accuracy(&trainer.model, dev, &validation),
+                seconds: start.elapsed().as_secs_f64(),
+            });
+            (loss_sum, acc_sum) = (0.0, 0.0);
+            point = history.last();
+        }
+        on_step(step, loss, acc, point);
+    }
+    Run { trainer, history, seconds: start.elapsed().as_secs_f64() }
 }

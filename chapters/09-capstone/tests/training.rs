@@ -1,7 +1,12 @@
-//! A shortened run learns, clearly: the full run (1,000 steps, the `train_reverser` example) is measured
-//! by that example and the committed report, never by a timed test.
+//! A shortened run learns, clearly, and reruns reproduce the committed run bit for bit: its first
+//! 100 steps in the suite, all 1,000 in an ignored test. The full run's time is measured by the
+//! `train_reverser` example and recorded in the committed report, never by a timed test.
 
+use ch09_capstone::report::Point;
+use ch09_capstone::train::{train, EVAL_EVERY};
+use ch09_capstone::trained::{load_report, WEIGHTS};
 use ch09_capstone::{TrainConfig, Trainer};
+use dfdx::prelude::*;
 use support::Dev;
 
 /// Mean loss and token accuracy over `steps` steps.
@@ -46,25 +51,42 @@ fn runs_are_reproducible() {
     assert_eq!(run(), run());
 }
 
+/// The committed run's first 100 steps, retrained inside the test suite: the learning curve's
+/// first point (mean loss, token accuracy and validation accuracy) equals the committed report's
+/// bit for bit, so the random seed fixes every weight and batch as the page says.
+#[test]
+fn a_rerun_matches_the_committed_curve() {
+    let report = load_report();
+    let dev = Dev::seed_from_u64(report.config.seed);
+    let run = train(&dev, &report.config, EVAL_EVERY, |_, _, _, _| {});
+    let (new, old) = (&run.history[0], &report.history[0]);
+    assert_eq!(new.loss.to_bits(), old.loss.to_bits(), "loss {} vs {}", new.loss, old.loss);
+    assert_eq!(new.token_accuracy.to_bits(), old.token_accuracy.to_bits());
+    assert_eq!((new.step, new.exact_accuracy), (old.step, old.exact_accuracy));
+}
+
+/// The whole committed run, retrained: the weights file it writes equals the committed one byte
+/// for byte.
+#[test]
+#[ignore = "the full run, about a minute in release: cargo test --release -p ch09-capstone -- --ignored"]
+fn full_run_reproduces_the_committed_weights() {
+    let config = TrainConfig::reversal();
+    let dev = Dev::seed_from_u64(config.seed);
+    let run = train(&dev, &config, config.steps, |_, _, _, _| {});
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ch09-retrained.safetensors");
+    run.trainer.model.save_safetensors(&path).expect("write the weights");
+    let (new, old) = (std::fs::read(&path).unwrap(), std::fs::read(WEIGHTS).unwrap());
+    assert!(new == old, "the retrained weights differ from {WEIGHTS}");
+    // and the learning curve too, but for its wall times
+    let untimed =
+        |h: &[Point]| h.iter().map(|p| Point { seconds: 0.0, ..p.clone() }).collect::<Vec<_>>();
+    assert_eq!(untimed(&run.history), untimed(&load_report().history));
+}
+
 #[test]
 fn the_schedule_warms_up_then_decays() {
     let c = TrainConfig::reversal();
     assert_eq!(c.lr_at(0), 1e-3 / 200.0);
     assert_eq!(c.lr_at(199), 1e-3);
     assert!((c.lr_at(799) - 0.5e-3).abs() < 1e-12, "{}", c.lr_at(799)); // sqrt(200 / 800)
-}
-
-#[test]
-#[ignore = "the full run, about a minute in release: cargo test --release -p ch09-capstone -- --ignored"]
-fn full_run_reaches_the_target() {
-    use ch09_capstone::decode::exact_accuracy;
-    use ch09_capstone::train::held_out_set;
-    let config = TrainConfig::reversal();
-    let dev = Dev::seed_from_u64(config.seed);
-    let mut trainer = Trainer::new(&dev, config.clone());
-    for _ in 0..config.steps {
-        trainer.step();
-    }
-    let accuracy = exact_accuracy(&trainer.model, &dev, &held_out_set(&config));
-    assert!(accuracy >= 0.99, "held-out exact-sequence accuracy {accuracy}");
 }
