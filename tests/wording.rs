@@ -40,26 +40,43 @@ fn hits(text: &str, re: &Regex) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// Every match of `pattern` in `files`, as `path:line: "phrase"`, after checking that there are
+/// enough files for the search to mean something.
+fn found(root: &Path, files: &[PathBuf], pattern: &str) -> Vec<String> {
+    assert!(files.len() > 20, "found only {} files", files.len());
+    let re = Regex::new(pattern).unwrap();
+    let mut out = Vec::new();
+    for file in files {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (line, phrase) in hits(&text, &re) {
+            out.push(format!("{}:{line}: {phrase:?}", file.strip_prefix(root).unwrap().display()));
+        }
+    }
+    out
+}
+
+/// `pattern` matches every one of `bad` and none of `fine`.
+fn assert_pattern(pattern: &str, bad: &[&str], fine: &[&str]) {
+    let re = Regex::new(pattern).unwrap();
+    for b in bad {
+        assert!(re.is_match(b), "{b:?} should be caught");
+    }
+    for f in fine {
+        assert!(!re.is_match(f), "{f:?} is fine");
+    }
+}
+
 #[test]
 fn nothing_refers_to_unseen_sources() {
     let root = workspace_root();
-    let re = Regex::new(FORBIDDEN).unwrap();
     let mut files = Vec::new();
     for dir in ["book/src", "chapters", "notebooks", "support", "xtask", "tools"] {
         walk(&root.join(dir), &mut files);
     }
     files.push(root.join("README.md"));
     files.push(root.join("CONTRIBUTING.md"));
-    let mut found = Vec::new();
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        for (line, phrase) in hits(&text, &re) {
-            found.push(format!(
-                "{}:{line}: {phrase:?}",
-                file.strip_prefix(&root).unwrap().display()
-            ));
-        }
-    }
+    let found = found(&root, &files, FORBIDDEN);
     assert!(
         found.is_empty(),
         "name what the text compares with, or cite the paper, instead of:\n{}",
@@ -67,32 +84,15 @@ fn nothing_refers_to_unseen_sources() {
     );
 }
 
-/// Every file of the reader-facing text: pages, notebooks, README.
-fn reader_facing(root: &Path) -> Vec<PathBuf> {
+#[test]
+fn goals_are_introduced_not_assumed() {
+    let root = workspace_root();
+    // the reader-facing text: pages, notebooks, README
     let mut files = Vec::new();
     walk(&root.join("book/src"), &mut files);
     walk(&root.join("notebooks"), &mut files);
     files.push(root.join("README.md"));
-    files
-}
-
-#[test]
-fn goals_are_introduced_not_assumed() {
-    let root = workspace_root();
-    let re = Regex::new(UNINTRODUCED_GOAL).unwrap();
-    let files = reader_facing(&root);
-    assert!(files.len() > 20, "found only {} files", files.len());
-    let mut found = Vec::new();
-    for file in &files {
-        let text =
-            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        for (line, phrase) in hits(&text, &re) {
-            found.push(format!(
-                "{}:{line}: {phrase:?}",
-                file.strip_prefix(&root).unwrap().display()
-            ));
-        }
-    }
+    let found = found(&root, &files, UNINTRODUCED_GOAL);
     assert!(
         found.is_empty(),
         "state the chapter's goal (and why) before measuring it, and call it its goal:\n{}",
@@ -102,31 +102,26 @@ fn goals_are_introduced_not_assumed() {
 
 #[test]
 fn the_goal_pattern_catches_what_it_must() {
-    let re = Regex::new(UNINTRODUCED_GOAL).unwrap();
-    for bad in [
+    let bad = [
         "20.3× faster (the target was 10×)",
         "The floor of the target (at least 0.5×) is met",
         "against targets of at least 99 % in at most 60 s",
         "The targets were at least 97 %",
         "So the ViT meets its target and loses",
         "It meets the accuracy target set for it",
-    ] {
-        assert!(re.is_match(bad), "{bad:?} should be caught");
-    }
-    for fine in [
+    ];
+    let fine = [
         "the loss over the real target tokens",
         "the decoder's input and its target are the same sequence shifted by one",
         "with label smoothing 0.1 the targets themselves have an entropy of 0.50",
         "both of the chapter's goals are met",
-    ] {
-        assert!(!re.is_match(fine), "{fine:?} is fine");
-    }
+    ];
+    assert_pattern(UNINTRODUCED_GOAL, &bad, &fine);
 }
 
 #[test]
 fn the_pattern_catches_what_it_must() {
-    let re = Regex::new(FORBIDDEN).unwrap();
-    for bad in [
+    let bad = [
         "Where the sources' code differs",
         "the seed's `NormLayer`",
         "type SeedModel = Seq2Seq<..>;",
@@ -134,15 +129,12 @@ fn the_pattern_catches_what_it_must() {
         "as the article says",
         "The sources write it two ways",
         "bit for bit (the seed fixes the weights)",
-    ] {
-        assert!(re.is_match(bad), "{bad:?} should be caught");
-    }
-    for fine in [
+    ];
+    let fine = [
         "let dev = seeded_device(7);",
         "a fixed random seed, so the curve is reproducible",
         "the source sequence is padded",
         "with seed 42",
-    ] {
-        assert!(!re.is_match(fine), "{fine:?} is fine");
-    }
+    ];
+    assert_pattern(FORBIDDEN, &bad, &fine);
 }

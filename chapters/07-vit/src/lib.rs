@@ -7,7 +7,7 @@
 //!
 //! * [`patch`]: [`patchify`] and [`PatchEmbedding`], equal to a strided convolution
 //!   ([`conv2d_reference`]);
-//! * [`vit`]: the model, [`Vit`]; [`params`]: its parameter table;
+//! * [`vit`]: the model, [`Vit`], and its parameter table;
 //! * [`presets`]: the configurations the book runs ([`DemoVit`], [`DigitsVit`]);
 //! * [`error`]: [`ImageError`], for sizes known only at run time;
 //! * [`digits`]: the UCI handwritten digits (1,797 images of 8×8), embedded, and a stratified
@@ -32,7 +32,6 @@ pub mod error;
 pub mod evaluate;
 pub mod figures;
 pub mod knn;
-pub mod params;
 pub mod patch;
 pub mod presets;
 pub mod train;

@@ -7,6 +7,7 @@ use dfdx::nn::{
     BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection, TensorOptions,
 };
 use dfdx::prelude::*;
+use support::params::{Count, ParamTable};
 
 use crate::error::ImageError;
 use crate::patch::PatchEmbedding;
@@ -111,6 +112,32 @@ impl<
         patch_embed + cls_token + pos_embed + L * block + norm + classifier
     };
     // ANCHOR_END: num_params
+
+    /// The page's parameter table, built from the sizes: patch embedding, `[CLS]`, positions, one
+    /// block (a detail), all blocks, the final norm and the classifier. Every formula evaluates to
+    /// its number, the sum is [`Self::NUM_PARAMS`], and `worked_example_demo_parameters` checks
+    /// each row against dfdx's count of that part and PyTorch's.
+    pub fn parameter_table() -> ParamTable {
+        let n = Count::n;
+        let linear = |i: Count, o: usize| i * n(o) + n(o);
+        // W_q, W_k, W_v, W_o with biases; Linear(M, F), Linear(F, M); two norms, scale and shift
+        let block = n(4) * (Count::squared(M) + n(M))
+            + linear(n(M), F)
+            + linear(n(F), M)
+            + n(2) * n(2) * n(M);
+        let block_count = block.value();
+        ParamTable::default()
+            .part(
+                &format!("patch embedding, `Conv2d({C}, {M}, {P}, stride {P})`"),
+                linear(n(C) * n(P) * n(P), M),
+            )
+            .part("`[CLS]` token", n(M))
+            .part("position embeddings", n(SEQ) * n(M))
+            .detail("one encoder block", block)
+            .part(&format!("{L} encoder blocks"), n(L) * n(block_count))
+            .part("final `LayerNorm`", n(2) * n(M))
+            .part(&format!("classifier, `Linear({M}, {CLASSES})`"), linear(n(M), CLASSES))
+    }
 
     /// A model drawn from `dev`'s generator: every `Linear` (the patch projection included)
     /// uniform in ±1/sqrt(fan_in) as PyTorch's `Linear` and `Conv2d` start, layer norms at (1, 0),

@@ -56,17 +56,23 @@ fn runs_are_reproducible() {
     assert_ne!(first, losses(1));
 }
 
+/// The committed report, and the split and seeded device its run started from (as the `train`
+/// example sets them up).
+fn committed_run() -> (ch07_vit::train::Report, ch07_vit::Split, Dev) {
+    let report = trained::load_report();
+    let split = Digits::load().stratified_split(report.config.train_fraction, report.config.seed);
+    let dev = seeded_device(report.config.seed);
+    dev.enable_cache();
+    (report, split, dev)
+}
+
 /// The committed run's first epoch (28 steps), retrained inside the test suite: its mean loss and
 /// training accuracy equal the committed report's bit for bit, so the random seed fixes the split,
 /// the initial weights, the batches and the shifts as the page says.
 #[test]
 fn a_rerun_matches_the_committed_curve() {
-    let report = trained::load_report();
-    let config = &report.config;
-    let split = Digits::load().stratified_split(config.train_fraction, config.seed);
-    let dev = seeded_device(config.seed);
-    dev.enable_cache();
-    let rerun = train_epochs::<DigitsVit<Dev>, Dev>(&dev, &split, config, 1, |_| {});
+    let (report, split, dev) = committed_run();
+    let rerun = train_epochs::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, 1, |_| {});
     let (new, old) = (&rerun.history[0], &report.history[0]);
     assert_eq!(
         new.train_loss.to_bits(),
@@ -83,12 +89,8 @@ fn a_rerun_matches_the_committed_curve() {
 #[test]
 #[ignore = "the full run, about a minute in release: cargo test --release -p ch07-vit -- --ignored"]
 fn full_run_reproduces_the_committed_weights() {
-    let report = trained::load_report();
-    let config = &report.config;
-    let split = Digits::load().stratified_split(config.train_fraction, config.seed);
-    let dev = seeded_device(config.seed);
-    dev.enable_cache();
-    let rerun = train::<DigitsVit<Dev>, Dev>(&dev, &split, config, |_| {});
+    let (report, split, dev) = committed_run();
+    let rerun = train::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, |_| {});
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ch07-retrained.safetensors");
     rerun.model.save_safetensors(&path).expect("write the weights");
     let (new, old) = (std::fs::read(&path).unwrap(), std::fs::read(trained::WEIGHTS).unwrap());
