@@ -157,6 +157,9 @@ fn worked_example_committed_weights() {
     assert_eq!(report.config.steps_per_epoch(report.train_images) * report.config.epochs, 2_800);
     assert_eq!(format!("{:.1}", report.seconds), SECONDS);
     assert_eq!(report.machine, MACHINE, "the machine the run recorded");
+    // the chapter's goal of a minute, missed on that machine by 21.2 s; it has no AVX-512
+    assert_eq!(format!("{:.1}", report.seconds - 60.0), "21.2");
+    assert!(!report.machine.contains("avx512f"));
     assert_eq!(report.history.len(), report.config.epochs);
     let size = std::fs::metadata(trained::WEIGHTS).expect("weights").len();
     assert!(size < 1_000_000, "the committed weights stay small: {size} bytes");

@@ -12,6 +12,9 @@ fn worked_example_training_run() {
     assert_eq!((r.config.held_out, r.config.validation), (1000, 200));
     assert_eq!(r.machine, MACHINE, "the machine the run recorded");
     assert_eq!((10.0 * r.seconds).round() / 10.0, SECONDS);
+    // the chapter's goal of a minute, missed on that machine by 30.2 s; it has no AVX-512
+    assert_eq!((10.0 * (r.seconds - 60.0)).round() / 10.0, 30.2);
+    assert!(!r.machine.contains("avx512f"));
     let at =
         |step: usize| r.history.iter().find(|p| p.step == step).expect("a point every 100 steps");
     // the validation curve: near guessing at step 100, 91.5 % at 300, all 200 from step 600 but
