@@ -1,16 +1,18 @@
 //! Parameter tables whose formulas cannot disagree with their numbers: a [`Count`] is an
-//! arithmetic expression that renders itself as TeX and evaluates itself, and a [`ParamTable`]
+//! arithmetic expression that writes itself out and evaluates itself, and a [`ParamTable`]
 //! is rows of them whose total is their sum. A chapter builds its table from its sizes, prints it
 //! with an example (the book includes that output), and tests each row against dfdx's count of
 //! the matching part of the built model.
 
 use std::ops::{Add, Mul};
 
-/// A count and the expression that computes it, e.g. `4 (64 \cdot 64 + 64)` = 16,640.
+/// A count and the expression that computes it, e.g. `4(64 · 64 + 64)` = 16,640. The expression
+/// is plain text (`·`, `²`, thousands separated by commas): the book includes generated tables
+/// after its math has been rendered, so they carry no TeX.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Count {
     value: usize,
-    tex: String,
+    text: String,
     /// the expression's outermost operation is a sum (it needs parentheses inside a product)
     is_sum: bool,
 }
@@ -18,12 +20,12 @@ pub struct Count {
 impl Count {
     /// A number, shown with thousands separators.
     pub fn n(value: usize) -> Count {
-        Count { value, tex: tex_number(value), is_sum: false }
+        Count { value, text: thousands(value), is_sum: false }
     }
 
-    /// `base` squared, shown as `base^2`.
+    /// `base` squared, shown as `base²`.
     pub fn squared(base: usize) -> Count {
-        Count { value: base * base, tex: format!("{}^2", tex_number(base)), is_sum: false }
+        Count { value: base * base, text: format!("{}²", thousands(base)), is_sum: false }
     }
 
     /// What the expression evaluates to.
@@ -31,9 +33,9 @@ impl Count {
         self.value
     }
 
-    /// The expression in TeX (without `$`).
-    pub fn tex(&self) -> &str {
-        &self.tex
+    /// The expression, written out.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 
@@ -42,7 +44,7 @@ impl Add for Count {
     fn add(self, rhs: Count) -> Count {
         Count {
             value: self.value + rhs.value,
-            tex: format!("{} + {}", self.tex, rhs.tex),
+            text: format!("{} + {}", self.text, rhs.text),
             is_sum: true,
         }
     }
@@ -50,22 +52,17 @@ impl Add for Count {
 
 impl Mul for Count {
     type Output = Count;
-    /// `a \cdot b`, with a sum in parentheses; a number times a parenthesised sum is written
-    /// `4 (a + b)`.
+    /// `a · b`, with a sum in parentheses; a number times a parenthesised sum is written
+    /// `4(a + b)`.
     fn mul(self, rhs: Count) -> Count {
-        let wrap = |c: &Count| if c.is_sum { format!("({})", c.tex) } else { c.tex.clone() };
-        let tex = if rhs.is_sum && !self.is_sum && !self.tex.contains('\\') {
-            format!("{}{}", self.tex, wrap(&rhs))
+        let wrap = |c: &Count| if c.is_sum { format!("({})", c.text) } else { c.text.clone() };
+        let text = if rhs.is_sum && !self.is_sum && !self.text.contains('·') {
+            format!("{}{}", self.text, wrap(&rhs))
         } else {
-            format!("{} \\cdot {}", wrap(&self), wrap(&rhs))
+            format!("{} · {}", wrap(&self), wrap(&rhs))
         };
-        Count { value: self.value * rhs.value, tex, is_sum: false }
+        Count { value: self.value * rhs.value, text, is_sum: false }
     }
-}
-
-/// `16{,}640`: thousands separated by a comma that TeX does not space as punctuation.
-fn tex_number(n: usize) -> String {
-    thousands(n).replace(',', "{,}")
 }
 
 /// `16,640`.
@@ -124,15 +121,15 @@ impl ParamTable {
         summed.fold(first, |acc, c| acc + c)
     }
 
-    /// The table in Markdown: part, formula (TeX), parameters; the total last, in bold.
+    /// The table in Markdown: part, formula, parameters; the total last, in bold.
     pub fn markdown(&self) -> String {
         let mut out = String::from("| part | formula | parameters |\n|---|---|---:|\n");
         for r in &self.rows {
             let name = if r.in_total { r.part.clone() } else { format!("*{}*", r.part) };
-            out += &format!("| {name} | ${}$ | {} |\n", r.count.tex(), thousands(r.count.value()));
+            out += &format!("| {name} | {} | {} |\n", r.count.text(), thousands(r.count.value()));
         }
         let total = self.total();
-        out += &format!("| **total** | ${}$ | **{}** |\n", total.tex(), thousands(total.value()));
+        out += &format!("| **total** | {} | **{}** |\n", total.text(), thousands(total.value()));
         out
     }
 }
@@ -145,13 +142,13 @@ mod tests {
     fn formulas_render_and_evaluate() {
         let d = || Count::n(64);
         let attention = Count::n(4) * (d() * d() + d());
-        assert_eq!((attention.tex(), attention.value()), ("4(64 \\cdot 64 + 64)", 16_640));
+        assert_eq!((attention.text(), attention.value()), ("4(64 · 64 + 64)", 16_640));
         let ffn = d() * Count::n(128) + Count::n(128) + Count::n(128) * d() + d();
         assert_eq!(ffn.value(), 16_576);
         let block = (Count::n(2) * (d() + d())) * Count::n(3);
-        assert_eq!((block.tex(), block.value()), ("2(64 + 64) \\cdot 3", 768));
-        assert_eq!(Count::squared(128).tex(), "128^2");
-        assert_eq!(Count::n(1_234_567).tex(), "1{,}234{,}567");
+        assert_eq!((block.text(), block.value()), ("2(64 + 64) · 3", 768));
+        assert_eq!(Count::squared(128).text(), "128²");
+        assert_eq!(Count::n(1_234_567).text(), "1,234,567");
     }
 
     #[test]
@@ -163,8 +160,8 @@ mod tests {
         assert_eq!(t.total().value(), 1_030);
         assert_eq!(t.row("one block").count.value(), 15);
         let md = t.markdown();
-        assert!(md.contains("| *one block* | $10 + 5$ | 15 |"), "{md}");
-        assert!(md.ends_with("| **total** | $30 + 1{,}000$ | **1,030** |\n"), "{md}");
+        assert!(md.contains("| *one block* | 10 + 5 | 15 |"), "{md}");
+        assert!(md.ends_with("| **total** | 30 + 1,000 | **1,030** |\n"), "{md}");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
     }

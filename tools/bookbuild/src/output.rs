@@ -1,4 +1,4 @@
-//! Checks of the rendered book: nothing is loaded from another host, and no display math is left
+//! Checks of the rendered book: nothing is loaded from another host, and no math is left
 //! unrendered in the text of a page.
 
 use crate::problem::LineIndex;
@@ -11,8 +11,9 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 /// Checks the rendered HTML in `dir`: no `<script>`, `<link>`, `<img>`, … and no CSS `url()` /
-/// `@import` loads anything from another host, and no `$$` (unrendered display math) is left in
-/// the visible text of any page.
+/// `@import` loads anything from another host, and no `$$` (unrendered display math) and no TeX
+/// command (unrendered inline math, such as a formula in a table included after KaTeX ran) is
+/// left in the visible text of any page.
 pub fn check_output(dir: &Path) -> Result<Vec<Problem>> {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?is)<(script|link|img|iframe|source|audio|video|embed|object)\b[^>]*>")
@@ -66,14 +67,31 @@ pub fn check_output(dir: &Path) -> Result<Vec<Problem>> {
                 format!("unrendered display math (`$$`) in the page text: …{}…", context.trim()),
             );
         }
+        if let Some(m) = UNRENDERED_TEX.find(&visible) {
+            let context: String =
+                visible[m.start().saturating_sub(40)..].chars().take(100).collect();
+            add(
+                0,
+                format!(
+                    "unrendered math (`{}`) in the page text: …{}…",
+                    m.as_str(),
+                    context.trim()
+                ),
+            );
+        }
     }
     Ok(problems)
 }
 
-/// The text a reader sees: tags, scripts, styles and code removed.
+/// TeX that KaTeX would have turned into glyphs: a backslash command or the `{,}` of a number.
+static UNRENDERED_TEX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\\(?:cdot|frac|sqrt|times|mathrm|mathcal|sum|prod|top|varepsilon|alpha|beta|left|right|underbrace|log|exp)\b|\{,\}").unwrap()
+});
+
+/// The text a reader sees: tags, scripts, styles, code and KaTeX's hidden TeX annotations removed.
 pub fn visible_text(html: &str) -> String {
     static HIDDEN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?is)<script\b.*?</script>|<style\b.*?</style>|<pre\b.*?</pre>|<code\b.*?</code>|<!--.*?-->")
+        Regex::new(r"(?is)<script\b.*?</script>|<style\b.*?</style>|<pre\b.*?</pre>|<code\b.*?</code>|<annotation\b.*?</annotation>|<!--.*?-->")
             .unwrap()
     });
     static TAGS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<[^>]*>").unwrap());
@@ -92,5 +110,18 @@ mod tests {
         let text = visible_text(html);
         assert_eq!(text.split_whitespace().collect::<Vec<_>>(), ["a", "b", "c"]);
         assert!(!text.contains("$$"));
+    }
+
+    #[test]
+    fn unrendered_inline_math_is_found_and_katex_annotations_are_not() {
+        let table = "<td>$2 \\cdot 50{,}240$</td><td>832</td>";
+        assert!(UNRENDERED_TEX.is_match(&visible_text(table)));
+        let rendered = "<span class=\"katex\"><math><semantics><mrow><mn>2</mn></mrow>\
+                        <annotation encoding=\"application/x-tex\">2 \\cdot 50{,}240</annotation>\
+                        </semantics></math><span class=\"katex-html\">2⋅50,240</span></span>";
+        assert!(!UNRENDERED_TEX.is_match(&visible_text(rendered)));
+        let code = "<p>see <code>a \\cdot b</code></p><pre>$x \\frac{1}{2}$</pre>";
+        assert!(!UNRENDERED_TEX.is_match(&visible_text(code)));
+        assert!(!UNRENDERED_TEX.is_match("4(64 · 64 + 64) = 16,640"));
     }
 }
