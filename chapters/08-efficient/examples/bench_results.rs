@@ -73,26 +73,12 @@ fn criterion_times(root: &Path) -> Vec<Timing> {
 }
 
 fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .map_or("unknown CPU", |m| m.trim_start_matches([' ', '\t', ':']));
-    let flags = cpuinfo.lines().find_map(|l| l.strip_prefix("flags")).unwrap_or("");
-    let simd: Vec<&str> = ["avx2", "fma", "avx512f"]
-        .into_iter()
-        .filter(|f| flags.split_whitespace().any(|x| x == *f))
-        .collect();
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let rustc = Command::new("rustc")
         .arg("-V")
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    format!(
-        "{model}, {cores} cores ({}), {rustc}; batch 1, {HEADS} heads, d_k {D}, f32",
-        simd.join(", ")
-    )
+    format!("{}, {rustc}; batch 1, {HEADS} heads, d_k {D}, f32", support::machine::describe())
 }
 
 /// `bench/time.md`, `bench/memory.md` and, once the comparison has run, `bench/pytorch.md`.

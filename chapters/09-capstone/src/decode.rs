@@ -51,18 +51,26 @@ pub fn greedy<Dev: Device<f32>>(
 }
 // ANCHOR_END: greedy
 
-/// The share of `inputs` whose greedy answer is exactly the reversed input, in batches of 250.
-pub fn exact_accuracy<Dev: Device<f32>>(
+/// How many of `inputs` the model reverses exactly (greedy decoding, in batches of 250).
+pub fn count_reversed<Dev: Device<f32>>(
     model: &Reverser<Dev>,
     dev: &Dev,
     inputs: &[Vec<u8>],
-) -> f64 {
-    let right: usize = inputs
+) -> usize {
+    inputs
         .chunks(250)
         .map(|chunk| {
             let answers = greedy(model, dev, chunk);
             chunk.iter().zip(&answers).filter(|(d, a)| d.iter().rev().eq(a.iter())).count()
         })
-        .sum();
-    right as f64 / inputs.len() as f64
+        .sum()
+}
+
+/// The share of `inputs` whose greedy answer is exactly the reversed input.
+pub fn exact_accuracy<Dev: Device<f32>>(
+    model: &Reverser<Dev>,
+    dev: &Dev,
+    inputs: &[Vec<u8>],
+) -> f64 {
+    count_reversed(model, dev, inputs) as f64 / inputs.len() as f64
 }

@@ -4,7 +4,7 @@
 use dfdx::prelude::*;
 
 use crate::data::{LONGER_LENGTHS, UNSEEN_FROM_LENGTH};
-use crate::decode::greedy;
+use crate::decode::count_reversed;
 use crate::model::Reverser;
 use crate::train::{longer_set, test_set, TrainConfig};
 
@@ -17,7 +17,7 @@ pub struct LengthScore {
 }
 
 /// Scores every length from 1 to 14: the test set of `config` for 1-10 digits, its longer set for
-/// 11-14, in batches of 250.
+/// 11-14.
 pub fn by_length<Dev: Device<f32>>(
     model: &Reverser<Dev>,
     dev: &Dev,
@@ -28,13 +28,7 @@ pub fn by_length<Dev: Device<f32>>(
         .map(|length| {
             let of_len: Vec<Vec<u8>> =
                 test.iter().chain(&longer).filter(|s| s.len() == length).cloned().collect();
-            let right = of_len
-                .chunks(250)
-                .map(|chunk| {
-                    let answers = greedy(model, dev, chunk);
-                    chunk.iter().zip(&answers).filter(|(d, a)| d.iter().rev().eq(a.iter())).count()
-                })
-                .sum();
+            let right = count_reversed(model, dev, &of_len);
             LengthScore { length, sequences: of_len.len(), right }
         })
         .collect()
