@@ -15,6 +15,9 @@ use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
 pub mod figures;
+pub mod presets;
+
+pub use presets::{Mha16x4, Mha64x4, Mha64x8};
 
 /// Multi-head attention with `HEADS` heads of `D_K` dimensions, `D_MODEL = HEADS * D_K`.
 ///
@@ -49,30 +52,20 @@ pub struct MultiHeadAttention<
 }
 // ANCHOR_END: struct
 
-/// The chapter's demo layer: `d_model = 64`, 8 heads of 8 (`nn.MultiheadAttention(64, 8)`).
-pub type Mha64x8<Dev> = MultiHeadAttention<64, 8, 8, f32, Dev>;
-
-/// `d_model = 64`, 4 heads of 16 (`nn.MultiheadAttention(64, 4)`): same parameters as [`Mha64x8`].
-pub type Mha64x4<Dev> = MultiHeadAttention<64, 4, 16, f32, Dev>;
-
-/// `d_model = 16`, 4 heads of 4 (`nn.MultiheadAttention(16, 4)`): the PyTorch parity fixtures and
-/// the per-head figures.
-pub type Mha16x4<Dev> = MultiHeadAttention<16, 4, 4, f32, Dev>;
-
-impl<const M: usize, const H: usize, const DK: usize, E: Dtype, Dev: Storage<E>>
-    MultiHeadAttention<M, H, DK, E, Dev>
+impl<const D_MODEL: usize, const HEADS: usize, const D_K: usize, E: Dtype, Dev: Storage<E>>
+    MultiHeadAttention<D_MODEL, HEADS, D_K, E, Dev>
 {
     /// Evaluated when the type is used: a compile error unless `HEADS * D_K == D_MODEL`.
     // ANCHOR: shape_check
     pub const SHAPE_CHECK: () = assert!(
-        H * DK == M && H > 0,
+        HEADS * D_K == D_MODEL && HEADS > 0,
         "MultiHeadAttention<D_MODEL, HEADS, D_K>: HEADS * D_K must equal D_MODEL (each head gets D_MODEL / HEADS dimensions)"
     );
     // ANCHOR_END: shape_check
 }
 
-impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
-    MultiHeadAttention<M, H, DK, f32, Dev>
+impl<const D_MODEL: usize, const HEADS: usize, const D_K: usize, Dev: Device<f32>>
+    MultiHeadAttention<D_MODEL, HEADS, D_K, f32, Dev>
 {
     /// A layer with PyTorch-style random initialisation, drawn from the device's generator.
     pub fn new(dev: &Dev) -> Self {
@@ -86,11 +79,11 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
     // ANCHOR: forward
     pub fn forward<B: Dim, Sq: Dim, Sk: Dim, T: Tape<f32, Dev>>(
         &self,
-        q: Tensor<(B, Sq, Const<M>), f32, Dev, T>,
-        k: Tensor<(B, Sk, Const<M>), f32, Dev>,
-        v: Tensor<(B, Sk, Const<M>), f32, Dev>,
-        mask: Option<&Mask<B, Const<H>, Sq, Sk, Dev>>,
-    ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, Weights<B, Const<H>, Sq, Sk, Dev>) {
+        q: Tensor<(B, Sq, Const<D_MODEL>), f32, Dev, T>,
+        k: Tensor<(B, Sk, Const<D_MODEL>), f32, Dev>,
+        v: Tensor<(B, Sk, Const<D_MODEL>), f32, Dev>,
+        mask: Option<&Mask<B, Const<HEADS>, Sq, Sk, Dev>>,
+    ) -> (Tensor<(B, Sq, Const<D_MODEL>), f32, Dev, T>, Weights<B, Const<HEADS>, Sq, Sk, Dev>) {
         const { Self::SHAPE_CHECK }; // HEADS * D_K == D_MODEL, or this does not compile
         let (b, sq) = (q.shape().0, q.shape().1);
         assert_eq!(k.shape().1, v.shape().1, "keys and values must have the same length");
@@ -101,15 +94,15 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
         let v = self.w_v.forward(v.retaped::<T>());
 
         // 2. split the last axis into heads: (b, s, h * d_k) -> (b, s, h, d_k) -> (b, h, s, d_k)
-        let q = split_heads::<_, _, M, H, DK, _, _>(q);
-        let k = split_heads::<_, _, M, H, DK, _, _>(k);
-        let v = split_heads::<_, _, M, H, DK, _, _>(v);
+        let heads = (Const::<HEADS>, Const::<D_K>);
+        let (q, k, v) = (split_heads(q, heads), split_heads(k, heads), split_heads(v, heads));
 
         // 3. attention on every head at once (chapter 1)
         let (heads, weights) = scaled_dot_product_attention(q, k, v, mask);
 
         // 4. merge the heads: (b, h, s, d_k) -> (b, s, h, d_k) -> (b, s, h * d_k)
-        let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, sq, Const::<M>));
+        let merged =
+            heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, sq, Const::<D_MODEL>));
 
         // 5. mix the heads with the output projection
         (self.w_o.forward(merged), weights)
@@ -119,30 +112,34 @@ impl<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>
     /// Self-attention: queries, keys and values are all `x`.
     pub fn self_attention<B: Dim, S: Dim>(
         &self,
-        x: Tensor<(B, S, Const<M>), f32, Dev>,
-        mask: Option<&Mask<B, Const<H>, S, S, Dev>>,
-    ) -> (Tensor<(B, S, Const<M>), f32, Dev>, Weights<B, Const<H>, S, S, Dev>) {
+        x: Tensor<(B, S, Const<D_MODEL>), f32, Dev>,
+        mask: Option<&Mask<B, Const<HEADS>, S, S, Dev>>,
+    ) -> (Tensor<(B, S, Const<D_MODEL>), f32, Dev>, Weights<B, Const<HEADS>, S, S, Dev>) {
         self.forward(x.clone(), x.clone(), x, mask)
     }
 }
 
-/// The reshape trick: `(batch, seq, HEADS * D_K)` -> `(batch, HEADS, seq, D_K)`.
+/// The reshape trick: `(batch, seq, HEADS * D_K)` -> `(batch, HEADS, seq, D_K)`, the head shape
+/// passed as a value: `split_heads(x, (Const::<8>, Const::<8>))`.
 ///
-/// Head `h` gets the features `h * D_K .. (h + 1) * D_K` of every token.
+/// Head `h` gets the features `h * D_K .. (h + 1) * D_K` of every token. `HEADS * D_K` must equal
+/// `D_MODEL`, checked at compile time.
 // ANCHOR: split_heads
 pub fn split_heads<
     B: Dim,
     S: Dim,
-    const M: usize,
-    const H: usize,
-    const DK: usize,
+    const D_MODEL: usize,
+    const HEADS: usize,
+    const D_K: usize,
     Dev: Device<f32>,
     T: Tape<f32, Dev>,
 >(
-    x: Tensor<(B, S, Const<M>), f32, Dev, T>,
-) -> Tensor<(B, Const<H>, S, Const<DK>), f32, Dev, T> {
+    x: Tensor<(B, S, Const<D_MODEL>), f32, Dev, T>,
+    _heads: (Const<HEADS>, Const<D_K>),
+) -> Tensor<(B, Const<HEADS>, S, Const<D_K>), f32, Dev, T> {
+    const { assert!(HEADS * D_K == D_MODEL, "split_heads: HEADS * D_K must equal D_MODEL") };
     let (b, s, _) = *x.shape();
-    x.reshape_like(&(b, s, Const::<H>, Const::<DK>)).permute::<_, Axes4<0, 2, 1, 3>>()
+    x.reshape_like(&(b, s, Const::<HEADS>, Const::<D_K>)).permute::<_, Axes4<0, 2, 1, 3>>()
 }
 // ANCHOR_END: split_heads
 

@@ -27,7 +27,7 @@ fn worked_example_four_heads_of_sixteen() {
     // d_model 64, 4 heads: each head sees 16 consecutive features of every token
     let values: Vec<f32> = (0..2 * 3 * 64).map(|i| i as f32).collect();
     let x = dev.tensor_from_vec(values.clone(), (2, 3, Const::<64>));
-    let heads = split_heads::<_, _, 64, 4, 16, _, _>(x);
+    let heads = split_heads(x, (Const::<4>, Const::<16>));
     assert_eq!(heads.shape().concrete(), [2, 4, 3, 16]);
     let h = heads.as_vec();
     for b in 0..2 {
@@ -45,8 +45,8 @@ fn worked_example_four_heads_of_sixteen() {
     assert_eq!(h[3 * 16], 16.0);
     assert_eq!(h[3 * 16 + 15], 31.0);
     // with 8 heads, each gets 8 features
-    let eight =
-        split_heads::<_, _, 64, 8, 8, _, _>(dev.tensor_from_vec(values, (2, 3, Const::<64>)));
+    let x = dev.tensor_from_vec(values, (2, 3, Const::<64>));
+    let eight = split_heads(x, (Const::<8>, Const::<8>));
     assert_eq!(eight.shape().concrete(), [2, 8, 3, 8]);
 }
 
@@ -58,7 +58,7 @@ fn reshaping_without_the_permutation_mixes_tokens() {
     let dev = support::Dev::default();
     let values: Vec<f32> = (0..2 * 3 * 64).map(|i| i as f32).collect();
     let x = dev.tensor_from_vec(values, (2, 3, Const::<64>));
-    let right = split_heads::<_, _, 64, 4, 16, _, _>(x.clone());
+    let right = split_heads(x.clone(), (Const::<4>, Const::<16>));
     let wrong = x.reshape_like(&(2, Const::<4>, 3, Const::<16>));
     assert_eq!(wrong.shape().concrete(), right.shape().concrete());
     let (right, wrong) = (right.as_vec(), wrong.as_vec());

@@ -1,4 +1,5 @@
-//! Residual sub-layers and the encoder and decoder blocks, in pre-norm and post-norm form.
+//! The encoder and decoder blocks: attention and the feed-forward network in residual sub-layers,
+//! pre-norm or post-norm as their [`Placement`] says.
 
 use std::marker::PhantomData;
 
@@ -7,60 +8,10 @@ use ch03_multi_head::MultiHeadAttention;
 use dfdx::nn::{BuildModule, ModuleVisitor, ScalarOptions, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
+use crate::dropout::{assert_probability, Mode, DEFAULT_DROPOUT};
+use crate::ffn::FeedForward;
 use crate::norm::LayerNorm;
-
-/// Where the layer norm sits around each sub-layer. A type parameter, so a stack can never mix the
-/// two arrangements by accident.
-pub trait Placement: Clone + Copy + std::fmt::Debug + Default + Send + Sync + 'static {
-    /// `true`: `x + f(norm(x))`; `false`: `norm(x + f(x))`.
-    const PRE_NORM: bool;
-    /// PyTorch's spelling of the same choice.
-    const NORM_FIRST: bool = Self::PRE_NORM;
-}
-
-/// `x + SubLayer(LayerNorm(x))`: GPT-2, LLaMA, most current models; PyTorch's `norm_first=True`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PreNorm;
-/// `LayerNorm(x + SubLayer(x))`: the original Transformer; PyTorch's default `norm_first=False`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PostNorm;
-
-impl Placement for PreNorm {
-    const PRE_NORM: bool = true;
-}
-impl Placement for PostNorm {
-    const PRE_NORM: bool = false;
-}
-
-/// One residual sub-layer: `f` is self-attention, cross-attention or the feed-forward network.
-///
-/// Pre-norm: `x + dropout(f(norm(x)))`. Post-norm: `norm(x + dropout(f(x)))`.
-// ANCHOR: sublayer
-pub fn residual<
-    P: Placement,
-    B: Dim,
-    S: Dim,
-    const M: usize,
-    Dev: Device<f32>,
-    T: Tape<f32, Dev>,
->(
-    x: Tensor<(B, S, Const<M>), f32, Dev, T>,
-    norm: &LayerNorm<M, f32, Dev>,
-    p_drop: f32,
-    mode: Mode,
-    f: impl FnOnce(Tensor<(B, S, Const<M>), f32, Dev, T>) -> Tensor<(B, S, Const<M>), f32, Dev, T>,
-) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
-    // keep an untaped copy of x for the skip connection; the tape follows the sub-layer
-    let (x, tape) = x.split_tape();
-    let skip = x.clone();
-    if P::PRE_NORM {
-        dropout(f(norm.forward(x.put_tape(tape))), p_drop, mode) + skip
-    } else {
-        norm.forward(dropout(f(x.put_tape(tape)), p_drop, mode) + skip)
-    }
-}
-// ANCHOR_END: sublayer
+use crate::placement::Placement;
 
 /// Self-attention of a taped `x`: queries carry the tape, keys and values share `x`'s values.
 pub fn self_attend<
@@ -131,6 +82,17 @@ impl<
         BuildModule::build(dev)
     }
 
+    /// Sets every dropout probability of the block: after each sub-layer and inside the
+    /// feed-forward network (PyTorch's `dropout` argument sets them all alike).
+    ///
+    /// # Panics
+    /// Unless `0 <= p < 1`.
+    pub fn set_dropout(&mut self, p: f32) {
+        assert_probability(p);
+        self.dropout = p;
+        self.ffn.dropout = p;
+    }
+
     /// `(batch, seq, d_model)` in, the same shape out, plus the self-attention weights
     /// `(batch, heads, seq, seq)`. `mask`: `true` = may attend.
     // ANCHOR: encoder_forward
@@ -141,14 +103,12 @@ impl<
         mode: Mode,
     ) -> (Tensor<(B, S, Const<M>), f32, Dev, T>, Tensor<(B, Const<H>, S, S), f32, Dev>) {
         let mut weights = None;
-        let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {
+        let x = P::residual(x, &self.norm1, self.dropout, mode, |h| {
             let (out, w) = self_attend(&self.self_attn, h, mask);
             weights = Some(w);
             out
         });
-        let x = residual::<P, _, _, M, _, _>(x, &self.norm2, self.dropout, mode, |h| {
-            self.ffn.forward(h, mode)
-        });
+        let x = P::residual(x, &self.norm2, self.dropout, mode, |h| self.ffn.forward(h, mode));
         (x, weights.expect("the attention sub-layer ran"))
     }
     // ANCHOR_END: encoder_forward
@@ -212,6 +172,17 @@ impl<
         BuildModule::build(dev)
     }
 
+    /// Sets every dropout probability of the block: after each sub-layer and inside the
+    /// feed-forward network (PyTorch's `dropout` argument sets them all alike).
+    ///
+    /// # Panics
+    /// Unless `0 <= p < 1`.
+    pub fn set_dropout(&mut self, p: f32) {
+        assert_probability(p);
+        self.dropout = p;
+        self.ffn.dropout = p;
+    }
+
     /// `x`: the target so far, `(batch, tgt_len, d_model)`; `memory`: the encoder's output,
     /// `(batch, src_len, d_model)`. `self_mask` is usually causal (and padding); `memory_mask`
     /// usually hides the source's padding.
@@ -226,21 +197,19 @@ impl<
     ) -> (Tensor<(B, Sq, Const<M>), f32, Dev, T>, DecoderWeights<B, H, Sq, Sk, Dev>) {
         let (mut self_w, mut cross_w) = (None, None);
         // 1. masked self-attention over the target
-        let x = residual::<P, _, _, M, _, _>(x, &self.norm1, self.dropout, mode, |h| {
+        let x = P::residual(x, &self.norm1, self.dropout, mode, |h| {
             let (out, w) = self_attend(&self.self_attn, h, self_mask);
             self_w = Some(w);
             out
         });
         // 2. cross-attention: queries from the decoder, keys and values from the encoder
-        let x = residual::<P, _, _, M, _, _>(x, &self.norm2, self.dropout, mode, |h| {
+        let x = P::residual(x, &self.norm2, self.dropout, mode, |h| {
             let (out, w) = self.cross_attn.forward(h, memory.clone(), memory.clone(), memory_mask);
             cross_w = Some(w);
             out
         });
         // 3. position-wise feed-forward
-        let x = residual::<P, _, _, M, _, _>(x, &self.norm3, self.dropout, mode, |h| {
-            self.ffn.forward(h, mode)
-        });
+        let x = P::residual(x, &self.norm3, self.dropout, mode, |h| self.ffn.forward(h, mode));
         let weights =
             DecoderWeights { self_attn: self_w.expect("ran"), cross_attn: cross_w.expect("ran") };
         (x, weights)

@@ -6,11 +6,15 @@
 //! blocks, and wires embeddings, positions and an output projection around the stacks.
 //!
 //! * [`norm`]: [`LayerNorm`] (PyTorch's) and [`StdNorm`] (unbiased std, eps outside the root);
-//! * [`ffn`]: [`FeedForward`], [`dropout`] and [`Mode`];
-//! * [`block`]: [`residual`], [`EncoderBlock`], [`DecoderBlock`], [`PreNorm`] / [`PostNorm`];
+//! * [`dropout`](mod@dropout): [`dropout()`] and the [`Mode`] it acts in;
+//! * [`ffn`]: [`FeedForward`];
+//! * [`placement`]: [`PreNorm`] / [`PostNorm`] and the residual sub-layer
+//!   ([`Placement::residual`]);
+//! * [`block`]: [`EncoderBlock`], [`DecoderBlock`];
 //! * [`stack`]: [`Encoder`] and [`Decoder`] stacks of `L` blocks;
-//! * [`model`]: [`Transformer`] (what `nn.Transformer` is) and [`Seq2Seq`] (tokens in, logits
-//!   out);
+//! * [`transformer`]: [`Transformer`] (what `nn.Transformer` is);
+//! * [`seq2seq`]: [`Seq2Seq`] (tokens in, logits out), and [`EmbedError`] for ids it cannot
+//!   embed;
 //! * [`gradcheck`]: central finite differences, to check dfdx's gradients;
 //! * [`pytorch`]: PyTorch's state-dict names loaded into these blocks (the parity tests use it);
 //! * [`presets`]: the configurations the book runs, by name ([`DemoSeq2Seq`], ...).
@@ -57,23 +61,29 @@
 //! ```
 
 pub mod block;
+pub mod dropout;
+pub mod error;
 pub mod ffn;
 pub mod figures;
 pub mod gradcheck;
-pub mod model;
 pub mod norm;
+pub mod placement;
 pub mod presets;
 pub mod pytorch;
+pub mod seq2seq;
 pub mod stack;
+pub mod transformer;
 
-pub use block::{
-    residual, DecoderBlock, DecoderWeights, EncoderBlock, Placement, PostNorm, PreNorm,
-};
-pub use ffn::{dropout, FeedForward, Mode, DEFAULT_DROPOUT};
-pub use model::{DecoderOutput, EncoderOutput, InputError, Seq2Seq, Seq2SeqMasks, Transformer};
+pub use block::{DecoderBlock, DecoderWeights, EncoderBlock};
+pub use dropout::{dropout, Mode, DEFAULT_DROPOUT};
+pub use error::EmbedError;
+pub use ffn::FeedForward;
 pub use norm::{LayerNorm, StdNorm};
+pub use placement::{Placement, PostNorm, PreNorm};
 pub use presets::{
     DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, TinyDecoder,
     TinyDecoderBlock, TinyEncoder, TinyEncoderBlock,
 };
+pub use seq2seq::{DecoderOutput, EncoderOutput, Seq2Seq, DEFAULT_MAX_LEN};
 pub use stack::{Decoder, Encoder};
+pub use transformer::{Seq2SeqMasks, Transformer};

@@ -4,8 +4,9 @@ use ch01_attention::Mask;
 use dfdx::nn::{BuildModule, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::block::{DecoderBlock, DecoderWeights, EncoderBlock, Placement};
-use crate::ffn::Mode;
+use crate::block::{DecoderBlock, DecoderWeights, EncoderBlock};
+use crate::dropout::Mode;
+use crate::placement::Placement;
 
 /// `L` encoder blocks applied in turn (`L` is part of the type, as in dfdx's `Repeated`).
 ///
@@ -65,6 +66,11 @@ impl<
         BuildModule::build(dev)
     }
 
+    /// Sets every dropout probability of every block ([`EncoderBlock::set_dropout`](crate::EncoderBlock::set_dropout)).
+    pub fn set_dropout(&mut self, p: f32) {
+        self.layers.iter_mut().for_each(|layer| layer.set_dropout(p));
+    }
+
     /// Runs every block; returns the output and each block's self-attention weights.
     // ANCHOR: encoder_stack
     pub fn forward<B: Dim, S: Dim, T: Tape<f32, Dev>>(
@@ -96,6 +102,11 @@ impl<
 {
     pub fn new(dev: &Dev) -> Self {
         BuildModule::build(dev)
+    }
+
+    /// Sets every dropout probability of every block ([`DecoderBlock::set_dropout`](crate::DecoderBlock::set_dropout)).
+    pub fn set_dropout(&mut self, p: f32) {
+        self.layers.iter_mut().for_each(|layer| layer.set_dropout(p));
     }
 
     /// Runs every block over the same `memory`; returns the output and each block's weights.

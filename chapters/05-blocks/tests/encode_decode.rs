@@ -16,10 +16,10 @@ fn encode_then_decode_equals_the_whole_model() {
     let tgt = dev.tensor_from_vec(vec![1, 6, 5, 4, 1, 9, 8, 7], (2, 4));
     let causal = broadcast_mask(causal_allowed(&dev, 4), 2, Const::<4>);
     let masks = Seq2SeqMasks { tgt: Some(&causal), ..Default::default() };
-    let whole = model.try_forward(src.clone(), tgt.clone(), masks, Mode::Eval).unwrap();
+    let whole = model.forward(src.clone(), tgt.clone(), masks, Mode::Eval);
 
-    let (memory, enc_weights) = model.try_encode(src, None).unwrap();
-    let (logits, dec_weights) = model.try_decode(tgt, &memory, Some(&causal), None).unwrap();
+    let (memory, enc_weights) = model.encode(src, None);
+    let (logits, dec_weights) = model.decode(tgt, &memory, Some(&causal), None);
     assert_close(&logits.as_vec(), &whole.as_vec(), 1e-6);
     assert_eq!((enc_weights.len(), dec_weights.len()), (2, 2));
     assert_eq!(dec_weights[1].cross_attn.shape().concrete(), [2, 4, 4, 5]);
@@ -40,4 +40,12 @@ fn the_halves_check_their_input() {
         err.to_string(),
         ch04_positions::TokenOutOfVocab { token: 13, vocab: 13 }.to_string()
     );
+}
+
+#[test]
+#[should_panic(expected = "token id 13")]
+fn the_plain_halves_panic_with_the_errors_message() {
+    let dev: Dev = seeded_device(0);
+    let model = Small::new(&dev);
+    let _ = model.encode(dev.tensor_from_vec(vec![3, 13], (1, 2)), None);
 }

@@ -4,8 +4,9 @@ use ch01_attention::{broadcast_mask, causal_allowed};
 use ch04_positions::{SequenceTooLong, TokenOutOfVocab};
 use ch05_blocks::norm::unbiased_over_biased;
 use ch05_blocks::{
-    dropout, DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, EncoderBlock,
-    InputError, LayerNorm, Mode, PostNorm, PreNorm, Seq2Seq, Seq2SeqMasks, StdNorm,
+    dropout, DemoDecoderBlock, DemoEncoderBlock, DemoSeq2Seq, DemoTransformer, EmbedError,
+    EncoderBlock, LayerNorm, Mode, PostNorm, PreNorm, Seq2Seq, Seq2SeqMasks, StdNorm,
+    TinyEncoderBlock,
 };
 use dfdx::prelude::*;
 use support::{assert_close, normal_tensor, seeded_device, Dev};
@@ -70,6 +71,29 @@ fn worked_example_dropout_only_in_training() {
 fn dropout_of_one_is_an_error() {
     let dev = Dev::default();
     let _ = dropout(dev.tensor([1.0f32, 2.0]), 1.0, Mode::Train);
+}
+
+#[test]
+fn set_dropout_reaches_every_probability_of_the_model() {
+    let dev = seeded_device(0);
+    let mut model = Seq2Seq::<13, 13, 16, 4, 4, 32, 2, PostNorm, f32, Dev>::new(&dev);
+    model.set_dropout(0.25);
+    let mut seen = vec![model.dropout];
+    for block in &model.encoder.layers {
+        seen.extend([block.dropout, block.ffn.dropout]);
+    }
+    for block in &model.decoder.layers {
+        seen.extend([block.dropout, block.ffn.dropout]);
+    }
+    // the embedding's, and two in each of the 2 + 2 blocks
+    assert_eq!(seen, vec![0.25; 9]);
+}
+
+#[test]
+#[should_panic(expected = "dropout probability must be in [0, 1), got 1")]
+fn set_dropout_of_one_is_an_error() {
+    let dev = seeded_device(0);
+    TinyEncoderBlock::<PreNorm, Dev>::new(&dev).set_dropout(1.0);
 }
 
 #[test]
@@ -210,10 +234,10 @@ fn too_long_or_unknown_tokens_are_errors() {
             .map(|t| t.shape().concrete())
     };
     assert_eq!(run(&ok, &ok), Ok([1, 3, 12]));
-    let too_long = InputError::TooLong(SequenceTooLong { len: 7, max_len: 6 });
+    let too_long = EmbedError::TooLong(SequenceTooLong { len: 7, max_len: 6 });
     assert_eq!(run(&long, &ok), Err(too_long));
     assert_eq!(run(&ok, &long), Err(too_long));
-    let unknown_id = InputError::OutOfVocab(TokenOutOfVocab { token: 10, vocab: 10 });
+    let unknown_id = EmbedError::OutOfVocab(TokenOutOfVocab { token: 10, vocab: 10 });
     assert_eq!(run(&unknown, &ok), Err(unknown_id));
     assert_eq!(unknown_id.to_string(), "token id 10 is outside the vocabulary of 10 ids (0..10)");
     // the target vocabulary is 12: id 10 is fine there

@@ -3,7 +3,7 @@
 //! Same weights, same outputs, to rounding; no `n x n` weights are built (none are returned).
 
 use ch03_multi_head::{split_heads, MultiHeadAttention};
-use ch05_blocks::{residual, Encoder, EncoderBlock, Mode, Placement};
+use ch05_blocks::{Encoder, EncoderBlock, Mode, Placement};
 use dfdx::prelude::*;
 
 use crate::fast::{self, TILES};
@@ -26,9 +26,10 @@ where
 {
     let dev = q.device().clone();
     let (b, sq) = (q.shape().0, q.shape().1);
-    let q = split_heads::<_, _, M, H, DK, _, _>(mha.w_q.forward(q));
-    let k = split_heads::<_, _, M, H, DK, _, _>(mha.w_k.forward(k));
-    let v = split_heads::<_, _, M, H, DK, _, _>(mha.w_v.forward(v));
+    let heads = (Const::<H>, Const::<DK>);
+    let q = split_heads(mha.w_q.forward(q), heads);
+    let k = split_heads(mha.w_k.forward(k), heads);
+    let v = split_heads(mha.w_v.forward(v), heads);
     let (q, k, v) = (Heads::from_tensor(&q), Heads::from_tensor(&k), Heads::from_tensor(&v));
     let heads = fast::attention(&q, &k, &v, pattern, TILES)
         .to_tensor(&dev, (b, Const::<H>, sq, Const::<DK>));
@@ -56,12 +57,10 @@ where
     P: Placement,
     Dev: Device<f32>,
 {
-    let x = residual::<P, _, _, M, _, _>(x, &block.norm1, 0.0, Mode::Eval, |h| {
+    let x = P::residual(x, &block.norm1, 0.0, Mode::Eval, |h| {
         mha_tiled(&block.self_attn, h.clone(), h.clone(), h, pattern)
     });
-    residual::<P, _, _, M, _, _>(x, &block.norm2, 0.0, Mode::Eval, |h| {
-        block.ffn.forward(h, Mode::Eval)
-    })
+    P::residual(x, &block.norm2, 0.0, Mode::Eval, |h| block.ffn.forward(h, Mode::Eval))
 }
 
 /// [`Encoder::forward`] in evaluation mode, every layer's self-attention on the tiled kernel.

@@ -1,74 +1,17 @@
-//! `nn.Transformer`'s layout and the complete token-to-logits model.
+//! The complete sequence-to-sequence model: token ids in, logits out.
 
 use ch01_attention::Mask;
-use ch04_positions::{embed_scaled, SequenceTooLong, SinusoidalEncoding, TokenOutOfVocab};
+use ch04_positions::{embed_scaled, SequenceTooLong, SinusoidalEncoding};
 use dfdx::nn::modules::{Embedding, Linear};
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::block::{DecoderWeights, Placement};
-use crate::ffn::{dropout, Mode, DEFAULT_DROPOUT};
-use crate::norm::LayerNorm;
+use crate::block::DecoderWeights;
+use crate::dropout::{assert_probability, dropout, Mode, DEFAULT_DROPOUT};
+use crate::error::EmbedError;
+use crate::placement::Placement;
 use crate::stack::{Decoder, Encoder};
-
-/// What PyTorch's `nn.Transformer` is: an encoder stack and a decoder stack, each followed by a
-/// final layer norm, and nothing else (no embeddings, no positions, no output projection).
-///
-/// # Generics
-/// - `M`, `H`, `DK`, `F`, `P`, `E`, `Dev`: those of [`EncoderBlock`](crate::EncoderBlock).
-/// - `LE`, `LD`: the number of encoder and of decoder blocks.
-///
-/// PyTorch equivalent: `nn.Transformer(d_model=M, nhead=H, num_encoder_layers=LE,
-/// num_decoder_layers=LD, dim_feedforward=F, batch_first=True)`.
-// ANCHOR: transformer_struct
-#[derive(Clone, Debug)]
-pub struct Transformer<
-    const M: usize,
-    const H: usize,
-    const DK: usize,
-    const F: usize,
-    const LE: usize,
-    const LD: usize,
-    P: Placement,
-    E: Dtype,
-    Dev: Storage<E>,
-> {
-    pub encoder: Encoder<M, H, DK, F, LE, P, E, Dev>,
-    pub encoder_norm: LayerNorm<M, E, Dev>,
-    pub decoder: Decoder<M, H, DK, F, LD, P, E, Dev>,
-    pub decoder_norm: LayerNorm<M, E, Dev>,
-}
-// ANCHOR_END: transformer_struct
-
-impl<
-        const M: usize,
-        const H: usize,
-        const DK: usize,
-        const F: usize,
-        const LE: usize,
-        const LD: usize,
-        P: Placement,
-        Dev: Device<f32>,
-    > Transformer<M, H, DK, F, LE, LD, P, f32, Dev>
-{
-    pub fn new(dev: &Dev) -> Self {
-        BuildModule::build(dev)
-    }
-
-    /// Already-embedded source `(batch, src_len, d_model)` and target `(batch, tgt_len, d_model)`
-    /// in, `(batch, tgt_len, d_model)` out; the three masks as in [`Seq2Seq::try_forward`].
-    pub fn forward<B: Dim, Ss: Dim, St: Dim>(
-        &self,
-        src: Tensor<(B, Ss, Const<M>), f32, Dev>,
-        tgt: Tensor<(B, St, Const<M>), f32, Dev>,
-        masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
-        mode: Mode,
-    ) -> Tensor<(B, St, Const<M>), f32, Dev> {
-        let memory = self.encoder_norm.forward(self.encoder.forward(src, masks.src, mode).0);
-        let out = self.decoder.forward(tgt, &memory, masks.tgt, masks.memory, mode).0;
-        self.decoder_norm.forward(out)
-    }
-}
+use crate::transformer::Seq2SeqMasks;
 
 /// The complete sequence-to-sequence model: token ids in, logits over the target vocabulary out.
 ///
@@ -114,60 +57,6 @@ pub struct Seq2Seq<
 /// The default `max_len` of [`Seq2Seq`], as in the PyTorch model it mirrors.
 pub const DEFAULT_MAX_LEN: usize = 200;
 
-/// Why [`Seq2Seq::try_forward`] refused its input: one of chapter 4's two errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputError {
-    /// A source or target sequence is longer than the model's `max_len`.
-    TooLong(SequenceTooLong),
-    /// A source or target id is outside its vocabulary.
-    OutOfVocab(TokenOutOfVocab),
-}
-
-impl From<SequenceTooLong> for InputError {
-    fn from(e: SequenceTooLong) -> Self {
-        Self::TooLong(e)
-    }
-}
-
-impl From<TokenOutOfVocab> for InputError {
-    fn from(e: TokenOutOfVocab) -> Self {
-        Self::OutOfVocab(e)
-    }
-}
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::TooLong(e) => e.fmt(f),
-            Self::OutOfVocab(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for InputError {}
-
-/// Masks for [`Seq2Seq::try_forward`] and [`Transformer::forward`]: `true` = may attend, already broadcast to
-/// `(batch, heads, q, k)`.
-///
-/// # Generics
-/// `B` (batch), `H` (heads), `Ss` (source length), `St` (target length), `Dev` (device).
-pub struct Seq2SeqMasks<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> {
-    /// encoder self-attention (source padding)
-    pub src: Option<&'a Mask<B, Const<H>, Ss, Ss, Dev>>,
-    /// decoder self-attention (causal, and target padding)
-    pub tgt: Option<&'a Mask<B, Const<H>, St, St, Dev>>,
-    /// decoder cross-attention (source padding)
-    pub memory: Option<&'a Mask<B, Const<H>, St, Ss, Dev>>,
-}
-
-impl<'a, B: Dim, const H: usize, Ss: Dim, St: Dim, Dev: Device<f32>> Default
-    for Seq2SeqMasks<'a, B, H, Ss, St, Dev>
-{
-    fn default() -> Self {
-        Self { src: None, tgt: None, memory: None }
-    }
-}
-
 impl<
         const SV: usize,
         const TV: usize,
@@ -184,13 +73,25 @@ impl<
         BuildModule::build(dev)
     }
 
+    /// Sets every dropout probability of the model: after the positions are added, and in every
+    /// block of both stacks.
+    ///
+    /// # Panics
+    /// Unless `0 <= p < 1`.
+    pub fn set_dropout(&mut self, p: f32) {
+        assert_probability(p);
+        self.dropout = p;
+        self.encoder.set_dropout(p);
+        self.decoder.set_dropout(p);
+    }
+
     /// Token ids `(batch, seq)` to `(batch, seq, d_model)`: scaled embedding + sinusoidal positions.
     fn embed<const V: usize, B: Dim, S: Dim, T: Tape<f32, Dev>>(
         &self,
         table: &Embedding<V, M, f32, Dev>,
         ids: Tensor<(B, S), usize, Dev, T>,
         mode: Mode,
-    ) -> Result<Tensor<(B, S, Const<M>), f32, Dev, T>, InputError> {
+    ) -> Result<Tensor<(B, S, Const<M>), f32, Dev, T>, EmbedError> {
         let (b, s) = *ids.shape();
         let len = s.size();
         if len > self.max_len {
@@ -212,7 +113,7 @@ impl<
         tgt: Tensor<(B, St), usize, Dev, T>,
         masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
         mode: Mode,
-    ) -> Result<Tensor<(B, St, Const<TV>), f32, Dev, T>, InputError> {
+    ) -> Result<Tensor<(B, St, Const<TV>), f32, Dev, T>, EmbedError> {
         let src = self.embed(&self.src_embed, src, mode)?;
         let tgt = self.embed(&self.tgt_embed, tgt, mode)?;
         // the encoder's output is the decoder's "memory"; its tape joins the decoder's
@@ -224,15 +125,42 @@ impl<
     }
     // ANCHOR_END: seq2seq_forward
 
+    /// [`Seq2Seq::try_forward`] for ids known to be valid.
+    ///
+    /// # Panics
+    /// With the [`EmbedError`]'s message, on an id outside a vocabulary or a sequence longer than
+    /// `max_len`.
+    pub fn forward<B: Dim, Ss: Dim, St: Dim, T: Tape<f32, Dev>>(
+        &self,
+        src: Tensor<(B, Ss), usize, Dev, T>,
+        tgt: Tensor<(B, St), usize, Dev, T>,
+        masks: Seq2SeqMasks<'_, B, H, Ss, St, Dev>,
+        mode: Mode,
+    ) -> Tensor<(B, St, Const<TV>), f32, Dev, T> {
+        self.try_forward(src, tgt, masks, mode).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// The encoder half of [`Seq2Seq::try_forward`], for inference: source ids to the encoder's
     /// output (the memory), with every encoder layer's self-attention weights.
     pub fn try_encode<B: Dim, Ss: Dim>(
         &self,
         src: Tensor<(B, Ss), usize, Dev>,
         mask: Option<&Mask<B, Const<H>, Ss, Ss, Dev>>,
-    ) -> Result<EncoderOutput<B, M, H, Ss, Dev>, InputError> {
+    ) -> Result<EncoderOutput<B, M, H, Ss, Dev>, EmbedError> {
         let src = self.embed(&self.src_embed, src, Mode::Eval)?;
         Ok(self.encoder.forward(src, mask, Mode::Eval))
+    }
+
+    /// [`Seq2Seq::try_encode`] for ids known to be valid.
+    ///
+    /// # Panics
+    /// With the [`EmbedError`]'s message.
+    pub fn encode<B: Dim, Ss: Dim>(
+        &self,
+        src: Tensor<(B, Ss), usize, Dev>,
+        mask: Option<&Mask<B, Const<H>, Ss, Ss, Dev>>,
+    ) -> EncoderOutput<B, M, H, Ss, Dev> {
+        self.try_encode(src, mask).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The decoder half, for inference: target ids and the memory to logits
@@ -244,10 +172,24 @@ impl<
         memory: &Tensor<(B, Ss, Const<M>), f32, Dev>,
         tgt_mask: Option<&Mask<B, Const<H>, St, St, Dev>>,
         memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
-    ) -> Result<DecoderOutput<B, TV, H, St, Ss, Dev>, InputError> {
+    ) -> Result<DecoderOutput<B, TV, H, St, Ss, Dev>, EmbedError> {
         let tgt = self.embed(&self.tgt_embed, tgt, Mode::Eval)?;
         let (out, weights) = self.decoder.forward(tgt, memory, tgt_mask, memory_mask, Mode::Eval);
         Ok((self.out.forward(out), weights))
+    }
+
+    /// [`Seq2Seq::try_decode`] for ids known to be valid.
+    ///
+    /// # Panics
+    /// With the [`EmbedError`]'s message.
+    pub fn decode<B: Dim, Ss: Dim, St: Dim>(
+        &self,
+        tgt: Tensor<(B, St), usize, Dev>,
+        memory: &Tensor<(B, Ss, Const<M>), f32, Dev>,
+        tgt_mask: Option<&Mask<B, Const<H>, St, St, Dev>>,
+        memory_mask: Option<&Mask<B, Const<H>, St, Ss, Dev>>,
+    ) -> DecoderOutput<B, TV, H, St, Ss, Dev> {
+        self.try_decode(tgt, memory, tgt_mask, memory_mask).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -260,39 +202,6 @@ pub type EncoderOutput<B, const M: usize, const H: usize, Ss, Dev> =
 /// layer's weights.
 pub type DecoderOutput<B, const TV: usize, const H: usize, St, Ss, Dev> =
     (Tensor<(B, St, Const<TV>), f32, Dev>, Vec<DecoderWeights<B, H, St, Ss, Dev>>);
-
-impl<
-        const M: usize,
-        const H: usize,
-        const DK: usize,
-        const F: usize,
-        const LE: usize,
-        const LD: usize,
-        P: Placement,
-        Dev: Device<f32>,
-    > TensorCollection<f32, Dev> for Transformer<M, H, DK, F, LE, LD, P, f32, Dev>
-{
-    type To<E2: Dtype, D2: Device<E2>> = Transformer<M, H, DK, F, LE, LD, P, E2, D2>;
-
-    fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
-        visitor: &mut V,
-    ) -> Result<Option<Self::To<V::E2, V::D2>>, V::Err> {
-        visitor.visit_fields(
-            (
-                Self::module("encoder", |s| &s.encoder, |s| &mut s.encoder),
-                Self::module("encoder_norm", |s| &s.encoder_norm, |s| &mut s.encoder_norm),
-                Self::module("decoder", |s| &s.decoder, |s| &mut s.decoder),
-                Self::module("decoder_norm", |s| &s.decoder_norm, |s| &mut s.decoder_norm),
-            ),
-            |(encoder, encoder_norm, decoder, decoder_norm)| Transformer {
-                encoder,
-                encoder_norm,
-                decoder,
-                decoder_norm,
-            },
-        )
-    }
-}
 
 impl<
         const SV: usize,
