@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use ch08_efficient::bench::{inputs, Method};
+use ch08_efficient::measure::{inputs, Method};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn methods(c: &mut Criterion) {

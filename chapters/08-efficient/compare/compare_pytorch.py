@@ -13,7 +13,7 @@ For each length it times, best of three after a warm-up:
 * this crate's fast tiled kernel, and chapter 1's dense attention up to n = 2048, through
   ``cargo run --release -p ch08-efficient --example time_one``.
 
-It writes ``bench/pytorch.json`` and regenerates the page's table ``bench/pytorch.md``.
+It writes ``measurements/pytorch.json`` and regenerates the page's table ``measurements/pytorch.md``.
 """
 
 import argparse
@@ -105,9 +105,9 @@ def main():
         "threads": torch.get_num_threads(),
         "rows": rows,
     }
-    (CRATE / "bench" / "pytorch.json").write_text(json.dumps(result, indent=2) + "\n")
+    (CRATE / "measurements" / "pytorch.json").write_text(json.dumps(result, indent=2) + "\n")
     subprocess.run(["cargo", "run", "--quiet", "--release", "-p", "ch08-efficient", "--example",
-                    "bench_results", "--", "--tables"], cwd=ROOT, check=True)
+                    "measurements", "--", "--tables"], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 //! difference depends on the CPU's instructions; the tests assert the bound).
 
 use ch08_efficient::{dense, fast, linear, sliding, tiled};
-use ch08_efficient::{BigBird, Causal, Full, Heads, Pattern, SlidingWindow, TILES};
+use ch08_efficient::{BigBird, Causal, Full, Heads, Pattern, SlidingWindow, Tiles, TILES};
 use support::Dev;
 
 fn check(name: &str, got: &Heads, want: &Heads) {
@@ -22,14 +22,10 @@ fn main() {
         let want = reference(pattern);
         check(
             &format!("tiled, readable ({label})"),
-            &tiled::tiled(&q, &k, &v, (64, 128), pattern),
+            &tiled::tiled(&q, &k, &v, pattern, Tiles { q: 64, k: 128 }),
             &want,
         );
-        check(
-            &format!("tiled, fast ({label})"),
-            &fast::attention(&q, &k, &v, pattern, TILES),
-            &want,
-        );
+        check(&format!("tiled, fast ({label})"), &fast::tiled(&q, &k, &v, pattern, TILES), &want);
         let window = SlidingWindow { w: 16, causal };
         let want = reference(&window);
         check(
@@ -39,7 +35,7 @@ fn main() {
         );
         check(
             &format!("sliding window w = 16, fast ({label})"),
-            &fast::attention(&q, &k, &v, &window, TILES),
+            &fast::tiled(&q, &k, &v, &window, TILES),
             &want,
         );
     }
@@ -50,12 +46,12 @@ fn main() {
         &sliding::sparse(&q, &k, &v, &bigbird),
         &want,
     );
-    check("BigBird blocks of 20, fast", &fast::attention(&q, &k, &v, &bigbird, TILES), &want);
+    check("BigBird blocks of 20, fast", &fast::tiled(&q, &k, &v, &bigbird, TILES), &want);
     println!("BigBird keeps {:.1} % of the scores", 100.0 * bigbird.density());
     for causal in [false, true] {
         let h = (q.head(0), k.head(0), v.head(0));
-        let linear = linear::linear_attention(h.0, h.1, h.2, (n, 16, 16), causal);
-        let (quadratic, _) = linear::linear_attention_quadratic(h.0, h.1, h.2, (n, 16, 16), causal);
+        let linear = linear::linear_head(h.0, h.1, h.2, (n, 16, 16), causal);
+        let (quadratic, _) = linear::linear_quadratic_head(h.0, h.1, h.2, (n, 16, 16), causal);
         let ok = if support::max_abs_diff(&linear, &quadratic) < 1e-5 { "yes" } else { "NO" };
         println!(
             "{:<44} equal to 1e-5: {ok}",

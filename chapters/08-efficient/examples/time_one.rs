@@ -1,10 +1,10 @@
 //! Times one method at one length: `cargo run --release -p ch08-efficient --example time_one --
 //! METHOD N [REPEATS]`. Prints one JSON line (the best of the repeats), which the PyTorch
-//! comparison script reads; `METHOD` is an id of `ch08_efficient::bench::Method`.
+//! comparison script reads; `METHOD` is an id of `ch08_efficient::measure::Method`.
 
 use std::time::Instant;
 
-use ch08_efficient::bench::{inputs, Method, D, HEADS};
+use ch08_efficient::measure::{inputs, Method, D, HEADS};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

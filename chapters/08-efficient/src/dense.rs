@@ -6,7 +6,7 @@ use ch01_attention::{broadcast_mask, scaled_dot_product_attention};
 use dfdx::prelude::*;
 
 use crate::heads::Heads;
-use crate::pattern::{mask, Pattern};
+use crate::pattern::{allowed_mask, Pattern};
 
 /// Chapter 1's [`scaled_dot_product_attention`] on every head, blocked where `pattern` says so
 /// (a blocked score is filled with chapter 1's -1e9).
@@ -22,7 +22,8 @@ pub fn dense<const D: usize, const DV: usize, Dev: Device<f32>>(
     let k = k.to_tensor(dev, (1, h, k.n, Const::<D>));
     let v = v.to_tensor(dev, (1, h, v.n, Const::<DV>));
     let (n_q, n_k) = (q.shape().2, k.shape().2);
-    let flags = mask(pattern, n_q, n_k).into_iter().map(|a| if a { 1.0 } else { 0.0 }).collect();
+    let flags =
+        allowed_mask(pattern, n_q, n_k).into_iter().map(|a| if a { 1.0 } else { 0.0 }).collect();
     let allowed = dev.tensor_from_vec(flags, (n_q, n_k)).gt(0.5);
     let (out, _) = scaled_dot_product_attention(q, k, v, Some(&broadcast_mask(allowed, 1, h)));
     Heads::from_tensor(&out)

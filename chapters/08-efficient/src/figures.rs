@@ -1,19 +1,19 @@
 //! The chapter's figures: the patterns, the quadratic cost, and the measured times and memory
-//! (drawn from the committed `bench/results.json`). `cargo run -p ch08-efficient --example
+//! (drawn from the committed `measurements/results.json`). `cargo run -p ch08-efficient --example
 //! ch08-figures` writes them into the book.
 
 use ch01_attention::scaled_dot_product_attention;
 use dfdx::prelude::*;
 use support::{Heatmap, LineChart, Svg};
 
-use crate::bench::Method;
 use crate::cost::{bytes_per_head, Precision};
 use crate::heads::Heads;
-use crate::pattern::{mask, BigBird, Pattern, SlidingWindow};
-use crate::results::{bench_results, BenchResults};
+use crate::measure::Method;
+use crate::measure::{measured, Measured};
+use crate::pattern::{allowed_mask, BigBird, Pattern, SlidingWindow};
 
 fn mask_values(pattern: &dyn Pattern, n: usize) -> Vec<f32> {
-    mask(pattern, n, n).into_iter().map(|a| if a { 1.0 } else { 0.0 }).collect()
+    allowed_mask(pattern, n, n).into_iter().map(|a| if a { 1.0 } else { 0.0 }).collect()
 }
 
 /// The weights of random queries and keys (10 tokens, d_k 16) under the window of 2: a band.
@@ -78,7 +78,7 @@ fn per_method(title: &str, y_desc: &str, points: impl Fn(Method) -> Vec<(f32, f3
 }
 
 /// Measured time of every method against `n`, log-log.
-pub fn time_chart(results: &BenchResults) -> LineChart {
+pub fn time_chart(results: &Measured) -> LineChart {
     per_method("time of one call, 8 heads, d_k 64", "seconds", |m| {
         let times = results.times.iter().filter(|t| t.method == m.id());
         times.map(|t| (t.n as f32, t.seconds as f32)).collect()
@@ -86,7 +86,7 @@ pub fn time_chart(results: &BenchResults) -> LineChart {
 }
 
 /// Measured memory (peak RSS beyond the start) against `n`, log-log.
-pub fn memory_chart(results: &BenchResults) -> LineChart {
+pub fn memory_chart(results: &Measured) -> LineChart {
     per_method("memory used by one call (peak RSS)", "MiB", |m| {
         let mib = |b: u64| b as f32 / (1 << 20) as f32;
         let points = results.memory.iter().filter(|x| x.method == m.id());
@@ -96,7 +96,7 @@ pub fn memory_chart(results: &BenchResults) -> LineChart {
 
 /// Every figure of the chapter, by file name.
 pub fn all<Dev: Device<f32>>(dev: &Dev) -> Vec<(&'static str, Svg)> {
-    let results = bench_results();
+    let results = measured();
     vec![
         ("ch08-window.svg", window_weights(dev).to_svg()),
         ("ch08-bigbird.svg", bigbird_pattern().to_svg()),

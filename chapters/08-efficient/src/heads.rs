@@ -1,8 +1,11 @@
 //! The layout every kernel of this chapter works on: several heads of `n` vectors of width `d`,
 //! row-major, one head after the other. It is the `as_vec()` of a dfdx tensor
-//! `(batch, heads, n, d)` with the batch folded into the heads.
+//! `(batch, heads, n, d)` with the batch folded into the heads. With it, the three pieces every
+//! kernel is built from: [`dot`], [`softmax_in_place`], and [`per_head`], which runs a one-head
+//! kernel on every head.
 
 use dfdx::prelude::*;
+use rayon::prelude::*;
 
 /// `heads` matrices of `n` rows and `d` columns, stored one after the other.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,4 +83,38 @@ impl Heads {
         assert_eq!((self.heads, self.n, self.d), (other.heads, other.n, other.d), "shapes differ");
         support::max_abs_diff(&self.data, &other.data)
     }
+}
+
+/// `softmax(scores)` in place, with the largest score subtracted first so `exp` cannot overflow.
+pub fn softmax_in_place(scores: &mut [f32]) {
+    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for s in scores.iter_mut() {
+        *s = (*s - max).exp();
+        sum += *s;
+    }
+    for s in scores.iter_mut() {
+        *s /= sum;
+    }
+}
+
+/// The dot product of two equally long vectors.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Runs a one-head kernel on each head (self-attention shapes: as many keys as queries).
+pub fn per_head(
+    q: &Heads,
+    k: &Heads,
+    v: &Heads,
+    kernel: impl Fn(&[f32], &[f32], &[f32], (usize, usize, usize)) -> Vec<f32> + Sync,
+) -> Heads {
+    assert_eq!((q.heads, q.n, q.d), (k.heads, k.n, k.d), "queries and keys must have one shape");
+    assert_eq!((v.heads, v.n), (k.heads, k.n), "values must match the keys");
+    let data = (0..q.heads)
+        .into_par_iter()
+        .flat_map_iter(|h| kernel(q.head(h), k.head(h), v.head(h), (q.n, q.d, v.d)))
+        .collect();
+    Heads::new(q.heads, q.n, v.d, data)
 }

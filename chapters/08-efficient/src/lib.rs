@@ -15,21 +15,21 @@
 //!
 //! All kernels work on [`Heads`]: `(heads, n, d)` row-major `f32`, the data of a dfdx tensor.
 
-pub mod bench;
 pub mod cost;
 pub mod dense;
 pub mod fast;
 pub mod figures;
 pub mod heads;
 pub mod linear;
+pub mod measure;
 pub mod mha;
 pub mod pattern;
 pub mod quality;
-pub mod results;
 pub mod sliding;
 pub mod tiled;
 
 pub use dense::dense;
-pub use fast::{Tiles, TILES};
+pub use fast::TILES;
 pub use heads::Heads;
 pub use pattern::{BigBird, Causal, Full, MaskPattern, Pattern, SlidingWindow};
+pub use tiled::Tiles;

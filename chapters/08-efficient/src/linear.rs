@@ -5,8 +5,7 @@
 //! function from softmax attention, not an approximation of it (random-feature maps such as
 //! Performer's, Choromanski et al. 2021, are built to approximate it).
 
-use crate::heads::Heads;
-use crate::sliding::{dot, per_head};
+use crate::heads::{dot, per_head, Heads};
 
 // ANCHOR: feature_map
 /// `elu(x) + 1`: `x + 1` for positive `x`, `exp(x)` otherwise; always positive.
@@ -23,11 +22,11 @@ fn features(x: &[f32]) -> Vec<f32> {
     x.iter().map(|&x| phi(x)).collect()
 }
 
-// ANCHOR: linear_attention
+// ANCHOR: linear_head
 /// Linear attention of one head: `out_i = φ(q_i)ᵀ S / φ(q_i)·z` with `S = Σ_j φ(k_j) v_jᵀ`
 /// (`d x dv`) and `z = Σ_j φ(k_j)`. When `causal`, the sums run over `j <= i` only: they are
 /// prefix sums, updated once per token, as a recurrent network updates its state.
-pub fn linear_attention(
+pub fn linear_head(
     q: &[f32],
     k: &[f32],
     v: &[f32],
@@ -66,13 +65,13 @@ pub fn linear_attention(
     }
     out
 }
-// ANCHOR_END: linear_attention
+// ANCHOR_END: linear_head
 
 // ANCHOR: linear_quadratic
 /// The same function computed the quadratic way: the `n x n` weights
 /// `A_ij = φ(q_i)·φ(k_j) / Σ_j' φ(q_i)·φ(k_j')` (over `j <= i` when `causal`), then `A V`.
 /// Returns the output and the weights.
-pub fn linear_attention_quadratic(
+pub fn linear_quadratic_head(
     q: &[f32],
     k: &[f32],
     v: &[f32],
@@ -103,7 +102,7 @@ pub fn linear_attention_quadratic(
 }
 // ANCHOR_END: linear_quadratic
 
-/// [`linear_attention`] on every head, the heads in parallel.
+/// [`linear_head`] on every head, the heads in parallel.
 pub fn linear(q: &Heads, k: &Heads, v: &Heads, causal: bool) -> Heads {
-    per_head(q, k, v, |q, k, v, dims| linear_attention(q, k, v, dims, causal))
+    per_head(q, k, v, |q, k, v, dims| linear_head(q, k, v, dims, causal))
 }

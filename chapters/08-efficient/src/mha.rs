@@ -11,7 +11,7 @@ use crate::heads::Heads;
 use crate::pattern::Pattern;
 
 // ANCHOR: mha_tiled
-/// [`MultiHeadAttention::forward`] with the attention step done by [`fast::attention`] under
+/// [`MultiHeadAttention::forward`] with the attention step done by [`fast::tiled`] under
 /// `pattern` (the same for every sequence and head): project, split the heads, attend, merge,
 /// project.
 pub fn mha_tiled<B: Dim, Sq: Dim, Sk: Dim, const M: usize, const H: usize, const DK: usize, Dev>(
@@ -31,8 +31,8 @@ where
     let k = split_heads(mha.w_k.forward(k), heads);
     let v = split_heads(mha.w_v.forward(v), heads);
     let (q, k, v) = (Heads::from_tensor(&q), Heads::from_tensor(&k), Heads::from_tensor(&v));
-    let heads = fast::attention(&q, &k, &v, pattern, TILES)
-        .to_tensor(&dev, (b, Const::<H>, sq, Const::<DK>));
+    let heads =
+        fast::tiled(&q, &k, &v, pattern, TILES).to_tensor(&dev, (b, Const::<H>, sq, Const::<DK>));
     let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, sq, Const::<M>));
     mha.w_o.forward(merged)
 }

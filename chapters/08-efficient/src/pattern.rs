@@ -228,8 +228,9 @@ impl Pattern for MaskPattern {
     }
 }
 
-/// The pattern written out as a dense `n_q x n_k` mask (what the dense form takes).
-pub fn mask(pattern: &dyn Pattern, n_q: usize, n_k: usize) -> Vec<bool> {
+/// The pattern written out as a dense `n_q x n_k` mask, `true` = may attend (what the dense form
+/// takes).
+pub fn allowed_mask(pattern: &dyn Pattern, n_q: usize, n_k: usize) -> Vec<bool> {
     (0..n_q).flat_map(|i| (0..n_k).map(move |j| pattern.allowed(i, j))).collect()
 }
 

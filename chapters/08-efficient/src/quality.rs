@@ -5,7 +5,7 @@ use ch01_attention::scaled_dot_product_attention;
 use dfdx::prelude::*;
 
 use crate::heads::Heads;
-use crate::linear::linear_attention_quadratic;
+use crate::linear::linear_quadratic_head;
 
 /// Width of the heads compared.
 pub const D: usize = 16;
@@ -44,7 +44,7 @@ pub fn linear_vs_softmax(n: usize) -> LinearVsSoftmax {
     let t = |h: &Heads| h.to_tensor(&dev, (1, 1, n, Const::<D>));
     let (softmax_out, softmax_w) = scaled_dot_product_attention(t(&q), t(&k), t(&v), None);
     let (linear_out, linear_w) =
-        linear_attention_quadratic(q.head(0), k.head(0), v.head(0), (n, D, D), false);
+        linear_quadratic_head(q.head(0), k.head(0), v.head(0), (n, D, D), false);
     let softmax_w = softmax_w.as_vec();
     let elements = (n * D) as f32;
     let diff =

@@ -1,34 +1,14 @@
 //! Attention that visits, for each query, only the keys its pattern allows: work and memory
 //! O(n·w) for a window of `w`, never an `n x n` matrix. Written to be read: one query at a time.
 
-use rayon::prelude::*;
-
-use crate::heads::Heads;
+use crate::heads::{dot, per_head, softmax_in_place, Heads};
 use crate::pattern::{Pattern, SlidingWindow};
-
-/// `softmax(scores)` in place, with the largest score subtracted first so `exp` cannot overflow.
-pub fn softmax_in_place(scores: &mut [f32]) {
-    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for s in scores.iter_mut() {
-        *s = (*s - max).exp();
-        sum += *s;
-    }
-    for s in scores.iter_mut() {
-        *s /= sum;
-    }
-}
-
-/// The dot product of two equally long vectors.
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
 
 // ANCHOR: sliding_window
 /// Sliding-window attention of one head: query `i` attends to the keys `window.keys(i, n)` only.
 /// `q`, `k`, `v` hold `n` rows of `d` (values: `dv`) values each. The scores of one query, at
 /// most `2w + 1` numbers, are the only scratch memory.
-pub fn sliding_window_attention(
+pub fn sliding_window_head(
     q: &[f32],
     k: &[f32],
     v: &[f32],
@@ -57,7 +37,7 @@ pub fn sliding_window_attention(
 
 /// The same for any pattern: query `i` attends to the keys of `pattern.key_ranges(i, i + 1)`
 /// that `pattern.allowed(i, j)`. Work per query: the keys it sees.
-pub fn sparse_attention(
+pub fn sparse_head(
     q: &[f32],
     k: &[f32],
     v: &[f32],
@@ -87,28 +67,12 @@ pub fn sparse_attention(
     out
 }
 
-/// [`sliding_window_attention`] on every head, the heads in parallel.
+/// [`sliding_window_head`] on every head, the heads in parallel.
 pub fn sliding_window(q: &Heads, k: &Heads, v: &Heads, window: SlidingWindow) -> Heads {
-    per_head(q, k, v, |q, k, v, dims| sliding_window_attention(q, k, v, dims, window))
+    per_head(q, k, v, |q, k, v, dims| sliding_window_head(q, k, v, dims, window))
 }
 
-/// [`sparse_attention`] on every head, the heads in parallel.
+/// [`sparse_head`] on every head, the heads in parallel.
 pub fn sparse(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern) -> Heads {
-    per_head(q, k, v, |q, k, v, dims| sparse_attention(q, k, v, dims, pattern))
-}
-
-/// Runs a one-head kernel on each head (self-attention shapes: as many keys as queries).
-pub fn per_head(
-    q: &Heads,
-    k: &Heads,
-    v: &Heads,
-    kernel: impl Fn(&[f32], &[f32], &[f32], (usize, usize, usize)) -> Vec<f32> + Sync,
-) -> Heads {
-    assert_eq!((q.heads, q.n, q.d), (k.heads, k.n, k.d), "queries and keys must have one shape");
-    assert_eq!((v.heads, v.n), (k.heads, k.n), "values must match the keys");
-    let data = (0..q.heads)
-        .into_par_iter()
-        .flat_map_iter(|h| kernel(q.head(h), k.head(h), v.head(h), (q.n, q.d, v.d)))
-        .collect();
-    Heads::new(q.heads, q.n, v.d, data)
+    per_head(q, k, v, |q, k, v, dims| sparse_head(q, k, v, dims, pattern))
 }

@@ -6,9 +6,15 @@
 
 use ch01_attention::DEFAULT_MASK_FILL;
 
-use crate::heads::Heads;
 use crate::pattern::Pattern;
-use crate::sliding::{dot, per_head};
+
+/// Tile sizes: queries per task and keys per step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiles {
+    pub q: usize,
+    pub k: usize,
+}
+use crate::heads::{dot, per_head, Heads};
 
 // ANCHOR: online_softmax
 /// The running state of one query's softmax over the keys seen so far.
@@ -49,25 +55,25 @@ impl Running {
 }
 // ANCHOR_END: online_softmax
 
-// ANCHOR: tiled_attention
-/// Tiled attention of one head: queries in blocks of `block_q`, keys and values in blocks of
-/// `block_k`. A blocked score gets chapter 1's fill, -1e9, so the results agree with chapter 1
+// ANCHOR: tiled_head
+/// Tiled attention of one head: queries in tiles of `tiles.q`, keys and values in tiles of
+/// `tiles.k`. A blocked score gets chapter 1's fill, -1e9, so the results agree with chapter 1
 /// even on a row whose keys are all blocked.
-pub fn tiled_attention(
+pub fn tiled_head(
     q: &[f32],
     k: &[f32],
     v: &[f32],
     (n, d, dv): (usize, usize, usize),
-    (block_q, block_k): (usize, usize),
     pattern: &dyn Pattern,
+    tiles: Tiles,
 ) -> Vec<f32> {
     let scale = 1.0 / (d as f32).sqrt();
     let mut out = Vec::with_capacity(n * dv);
-    for q0 in (0..n).step_by(block_q) {
-        let queries = q0..(q0 + block_q).min(n);
+    for q0 in (0..n).step_by(tiles.q) {
+        let queries = q0..(q0 + tiles.q).min(n);
         let mut state: Vec<Running> = queries.clone().map(|_| Running::new(dv)).collect();
-        for k0 in (0..n).step_by(block_k) {
-            let keys = k0..(k0 + block_k).min(n);
+        for k0 in (0..n).step_by(tiles.k) {
+            let keys = k0..(k0 + tiles.k).min(n);
             let values: Vec<&[f32]> = keys.clone().map(|j| &v[j * dv..(j + 1) * dv]).collect();
             for (i, running) in queries.clone().zip(&mut state) {
                 let qi = &q[i * d..(i + 1) * d];
@@ -85,16 +91,11 @@ pub fn tiled_attention(
     }
     out
 }
-// ANCHOR_END: tiled_attention
+// ANCHOR_END: tiled_head
 
-/// [`tiled_attention`] on every head, the heads in parallel.
-pub fn tiled(
-    q: &Heads,
-    k: &Heads,
-    v: &Heads,
-    blocks: (usize, usize),
-    pattern: &dyn Pattern,
-) -> Heads {
-    assert!(blocks.0 > 0 && blocks.1 > 0, "tiled: block sizes must be at least 1, got {blocks:?}");
-    per_head(q, k, v, |q, k, v, dims| tiled_attention(q, k, v, dims, blocks, pattern))
+/// [`tiled_head`] on every head, the heads in parallel: the readable twin of
+/// [`fast::tiled`](crate::fast::tiled), with the same arguments.
+pub fn tiled(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern, tiles: Tiles) -> Heads {
+    assert!(tiles.q > 0 && tiles.k > 0, "tiled: tile sizes must be at least 1, got {tiles:?}");
+    per_head(q, k, v, |q, k, v, dims| tiled_head(q, k, v, dims, pattern, tiles))
 }

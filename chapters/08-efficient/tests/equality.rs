@@ -1,7 +1,7 @@
 //! Every method equals the dense computation (chapter 1's attention with the same pattern as its
 //! mask) to 1e-5, causal and not.
 
-use ch08_efficient::pattern::{keys_per_row, mask};
+use ch08_efficient::pattern::{allowed_mask, keys_per_row};
 use ch08_efficient::{dense, fast, linear, sliding, tiled};
 use ch08_efficient::{BigBird, Causal, Full, Heads, MaskPattern, Pattern, SlidingWindow, Tiles};
 use proptest::prelude::*;
@@ -25,7 +25,7 @@ fn worked_example_window_band() {
     assert_eq!(keys_per_row(&w, 10, 10).iter().sum::<usize>(), 44);
     // a middle row's 5 keys are its 4 neighbours (2 on each side) and itself
     assert_eq!((2 * w.w + 1, keys_per_row(&w, 10, 10)[5] - 1), (5, 4));
-    let row3: Vec<bool> = mask(&w, 10, 10)[30..40].to_vec();
+    let row3: Vec<bool> = allowed_mask(&w, 10, 10)[30..40].to_vec();
     assert_eq!(row3, [false, true, true, true, true, true, false, false, false, false]);
     let causal = SlidingWindow { w: 2, causal: true };
     assert_eq!(keys_per_row(&causal, 10, 10), vec![1, 2, 3, 3, 3, 3, 3, 3, 3, 3]);
@@ -42,7 +42,7 @@ fn sliding_window_equals_masked_dense() {
             "readable, causal {causal}"
         );
         assert!(
-            fast::attention(&q, &k, &v, &w, Tiles { q: 8, k: 8 }).max_abs_diff(&want) < 1e-5,
+            fast::tiled(&q, &k, &v, &w, Tiles { q: 8, k: 8 }).max_abs_diff(&want) < 1e-5,
             "fast, causal {causal}"
         );
     }
@@ -54,7 +54,7 @@ fn bigbird_equals_masked_dense() {
     let bb = BigBird::new(64, 8, 1, 1, 2, 7);
     let want = reference(&q, &k, &v, &bb);
     assert!(sliding::sparse(&q, &k, &v, &bb).max_abs_diff(&want) < 1e-5);
-    assert!(fast::attention(&q, &k, &v, &bb, Tiles { q: 16, k: 8 }).max_abs_diff(&want) < 1e-5);
+    assert!(fast::tiled(&q, &k, &v, &bb, Tiles { q: 16, k: 8 }).max_abs_diff(&want) < 1e-5);
     // local (3 blocks) + global (block 0 and row 0) + 2 random: far from all 64 blocks
     assert!(bb.density() < 0.75, "density {}", bb.density());
 }
@@ -63,9 +63,9 @@ fn bigbird_equals_masked_dense() {
 fn linear_attention_equals_its_quadratic_form() {
     let [q, k, v] = qkv(3, 1, 50);
     for causal in [false, true] {
-        let fast = linear::linear_attention(q.head(0), k.head(0), v.head(0), (50, D, D), causal);
+        let fast = linear::linear_head(q.head(0), k.head(0), v.head(0), (50, D, D), causal);
         let (slow, weights) =
-            linear::linear_attention_quadratic(q.head(0), k.head(0), v.head(0), (50, D, D), causal);
+            linear::linear_quadratic_head(q.head(0), k.head(0), v.head(0), (50, D, D), causal);
         support::assert_close(&fast, &slow, 1e-5);
         // every row of weights sums to 1; causal rows put nothing on the future
         for i in 0..50 {
@@ -82,8 +82,8 @@ fn tiled_kernels_equal_dense_with_a_padding_mask() {
     // the last 7 keys are padding for every query
     let padding = MaskPattern { n_k: 30, allowed: (0..30 * 30).map(|i| i % 30 < 23).collect() };
     let want = reference(&q, &k, &v, &padding);
-    assert!(tiled::tiled(&q, &k, &v, (4, 8), &padding).max_abs_diff(&want) < 1e-5);
-    assert!(fast::attention(&q, &k, &v, &padding, Tiles { q: 4, k: 8 }).max_abs_diff(&want) < 1e-5);
+    assert!(tiled::tiled(&q, &k, &v, &padding, Tiles { q: 4, k: 8 }).max_abs_diff(&want) < 1e-5);
+    assert!(fast::tiled(&q, &k, &v, &padding, Tiles { q: 4, k: 8 }).max_abs_diff(&want) < 1e-5);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn a_fully_masked_row_is_uniform_as_in_chapter_1() {
     let [q, k, v] = qkv(5, 1, 6);
     let m = MaskPattern { n_k: 6, allowed: (0..36).map(|i| i >= 6).collect() };
     let want = reference(&q, &k, &v, &m);
-    let got = tiled::tiled(&q, &k, &v, (2, 4), &m);
+    let got = tiled::tiled(&q, &k, &v, &m, Tiles { q: 2, k: 4 });
     assert!(got.max_abs_diff(&want) < 1e-5);
     let mean: Vec<f32> =
         (0..D).map(|c| (0..6).map(|j| v.row(0, j)[c]).sum::<f32>() / 6.0).collect();
@@ -114,9 +114,9 @@ proptest! {
         let [q, k, v] = qkv(seed, heads, n);
         let pattern: &dyn Pattern = if causal { &Causal } else { &Full };
         let want = reference(&q, &k, &v, pattern);
-        let readable = tiled::tiled(&q, &k, &v, (bq, bk), pattern);
+        let readable = tiled::tiled(&q, &k, &v, pattern, Tiles { q: bq, k: bk });
         prop_assert!(readable.max_abs_diff(&want) < 1e-5, "readable {}", readable.max_abs_diff(&want));
-        let fast = fast::attention(&q, &k, &v, pattern, Tiles { q: bq, k: bk });
+        let fast = fast::tiled(&q, &k, &v, pattern, Tiles { q: bq, k: bk });
         prop_assert!(fast.max_abs_diff(&want) < 1e-5, "fast {}", fast.max_abs_diff(&want));
     }
 }

@@ -2,8 +2,9 @@
 //! here: when `cargo xtask bench` or the PyTorch comparison is run again, this test says which
 //! sentence of the page to update.
 
-use ch08_efficient::bench::{sliding_keys, Method, D, HEADS};
-use ch08_efficient::results::{bench_results, pytorch_results, GOALS};
+use ch08_efficient::measure::results::GOALS;
+use ch08_efficient::measure::{measured, pytorch_results};
+use ch08_efficient::measure::{sliding_keys, Method, D, HEADS};
 
 /// `x` rounded to `decimals` places, as the page prints it.
 fn r(x: f64, decimals: i32) -> f64 {
@@ -18,7 +19,7 @@ fn ms(s: f64) -> f64 {
 #[test]
 fn measured_numbers_are_the_committed_ones() {
     use Method::*;
-    let b = bench_results();
+    let b = measured();
     assert!(b.machine.starts_with("AMD EPYC, 2 cores (avx2, fma, avx512f)"), "{}", b.machine);
     let t = |m: Method, n: usize| {
         b.time(m, n).unwrap_or_else(|| panic!("{} at {n} not measured", m.id()))
@@ -105,7 +106,7 @@ fn measured_numbers_are_the_committed_ones() {
 #[test]
 fn goals_against_the_committed_measurements() {
     use Method::*;
-    let (b, p) = (bench_results(), pytorch_results());
+    let (b, p) = (measured(), pytorch_results());
     let t = |m: Method, n: usize| b.time(m, n).expect("measured");
     let g = GOALS;
     assert_eq!(
@@ -131,7 +132,7 @@ fn goals_against_the_committed_measurements() {
 
 #[test]
 fn linear_attention_memory_arithmetic() {
-    let b = bench_results();
+    let b = measured();
     let mib = |x: u64| x as f64 / (1u64 << 20) as f64;
     // `linear` runs the heads in parallel; each returns its output as its own array, and rayon's
     // `collect` copies the eight into one: for a moment the output (8 heads x n x 64 floats)
@@ -140,7 +141,7 @@ fn linear_attention_memory_arithmetic() {
     assert_eq!((mib(output(65536)), mib(output(16384))), (128.0, 32.0));
     let big = b.memory_of(Method::Linear, 65536).expect("measured");
     let small = b.memory_of(Method::Linear, 16384).expect("measured");
-    let extra = |m: &ch08_efficient::results::Memory| mib(m.used()) - mib(m.data_bytes);
+    let extra = |m: &ch08_efficient::measure::results::Memory| mib(m.used()) - mib(m.data_bytes);
     assert_eq!((r(extra(big), 1), r(extra(small), 1)), (112.6, 32.8));
     assert_eq!((r(big.ratio(), 2), r(small.ratio(), 2)), (1.22, 1.26));
     // that copy plus 0.8 MiB at 16,384 tokens; less than the copy at 65,536

@@ -18,14 +18,8 @@ use rayon::prelude::*;
 
 use crate::heads::Heads;
 use crate::pattern::Pattern;
+use crate::tiled::Tiles;
 use gemm::{matmul, View};
-
-/// Tile sizes: queries per task and keys per step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tiles {
-    pub q: usize,
-    pub k: usize,
-}
 
 /// 256 queries by 512 keys: the fastest of the sizes tried on the development machine (64, 128,
 /// 256 by 512 and 128 by 1024), and the blocks PyTorch's CPU flash kernel uses for long sequences.
@@ -38,17 +32,17 @@ pub const TILES: Tiles = Tiles { q: 256, k: 512 };
 /// If the heads do not fit together (other head counts, `q` and `k` of other widths, `v` not as
 /// long as `k`) or a tile size is 0.
 // ANCHOR: fast_attention
-pub fn attention(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern, tiles: Tiles) -> Heads {
+pub fn tiled(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern, tiles: Tiles) -> Heads {
     assert!(
         tiles.q > 0 && tiles.k > 0,
-        "fast::attention: tile sizes must be at least 1, got {tiles:?}"
+        "fast::tiled: tile sizes must be at least 1, got {tiles:?}"
     );
     assert_eq!(
         (q.heads, q.d),
         (k.heads, k.d),
-        "fast::attention: queries and keys differ in heads or width"
+        "fast::tiled: queries and keys differ in heads or width"
     );
-    assert_eq!((v.heads, v.n), (k.heads, k.n), "fast::attention: values must match the keys");
+    assert_eq!((v.heads, v.n), (k.heads, k.n), "fast::tiled: values must match the keys");
     let mut out = Heads::zeros(q.heads, q.n, v.d);
     if q.n == 0 || v.d == 0 {
         return out;

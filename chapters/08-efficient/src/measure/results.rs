@@ -1,10 +1,11 @@
 //! The measured numbers the book shows: written by `cargo xtask bench` (criterion's times, the
 //! peak memory of one process per point) and by `compare/compare_pytorch.py`, committed in
-//! `bench/`, and turned into the page's tables and plots by the functions here.
+//! `measurements/`, and turned into the page's tables and plots by the functions here.
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{Breakdown, Method};
+use crate::measure::breakdown::Breakdown;
+use crate::measure::method::Method;
 
 /// What this chapter set out to reach, stated before measuring; the page compares each
 /// measurement with its goal, and `tests/measurements.rs` checks which are met.
@@ -69,7 +70,7 @@ impl Memory {
 
 /// Everything `cargo xtask bench` measured, and where.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BenchResults {
+pub struct Measured {
     /// CPU model, cores, rustc
     pub machine: String,
     pub times: Vec<Timing>,
@@ -102,13 +103,13 @@ pub struct PyTorchResults {
 }
 
 /// The committed results of `cargo xtask bench`.
-pub fn bench_results() -> BenchResults {
-    load("bench/results.json")
+pub fn measured() -> Measured {
+    load("measurements/results.json")
 }
 
 /// The committed results of the PyTorch comparison.
 pub fn pytorch_results() -> PyTorchResults {
-    load("bench/pytorch.json")
+    load("measurements/pytorch.json")
 }
 
 fn load<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
@@ -118,7 +119,7 @@ fn load<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-impl BenchResults {
+impl Measured {
     /// The time of `method` at `n`, if measured.
     pub fn time(&self, method: Method, n: usize) -> Option<f64> {
         self.times.iter().find(|t| t.method == method.id() && t.n == n).map(|t| t.seconds)

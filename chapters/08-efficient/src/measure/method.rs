@@ -1,11 +1,12 @@
-//! What the benchmarks run, shared by the criterion bench, the memory example and the PyTorch
-//! comparison: the methods by name, on the book's shapes (batch 1, 8 heads, d_k 64, f32).
+//! What is measured: the methods by name, on the book's shapes (batch 1, 8 heads, d_k 64, f32),
+//! shared by the criterion benchmark, the memory runs and the PyTorch comparison.
 
 use dfdx::prelude::*;
 
 use crate::fast::{self, TILES};
 use crate::heads::Heads;
 use crate::pattern::{Causal, Full, Pattern, SlidingWindow};
+use crate::tiled::Tiles;
 use crate::{dense, linear, sliding, tiled};
 
 /// Heads of the benchmarks.
@@ -22,11 +23,11 @@ pub enum Method {
     Dense,
     /// [`tiled::tiled`], the readable tiled kernel
     TiledReadable,
-    /// [`fast::attention`], no mask
+    /// [`fast::tiled`], no mask
     Fast,
-    /// [`fast::attention`] with the look-ahead mask (skips the tiles above the diagonal)
+    /// [`fast::tiled`] with the look-ahead mask (skips the tiles above the diagonal)
     FastCausal,
-    /// [`fast::attention`] with a sliding window of [`WINDOW`]: only the band's tiles
+    /// [`fast::tiled`] with a sliding window of [`WINDOW`]: only the band's tiles
     SlidingFast,
     /// the band as a plain mask on every tile: the dense cost, the same answer
     SlidingMasked,
@@ -119,11 +120,11 @@ impl Method {
         let window = SlidingWindow { w: WINDOW, causal: false };
         match self {
             Method::Dense => dense::<D, D, Cpu>(&Cpu::default(), q, k, v, &Full),
-            Method::TiledReadable => tiled::tiled(q, k, v, (64, 512), &Full),
-            Method::Fast => fast::attention(q, k, v, &Full, TILES),
-            Method::FastCausal => fast::attention(q, k, v, &Causal, TILES),
-            Method::SlidingFast => fast::attention(q, k, v, &window, TILES),
-            Method::SlidingMasked => fast::attention(q, k, v, &EveryTile(window), TILES),
+            Method::TiledReadable => tiled::tiled(q, k, v, &Full, Tiles { q: 64, k: 512 }),
+            Method::Fast => fast::tiled(q, k, v, &Full, TILES),
+            Method::FastCausal => fast::tiled(q, k, v, &Causal, TILES),
+            Method::SlidingFast => fast::tiled(q, k, v, &window, TILES),
+            Method::SlidingMasked => fast::tiled(q, k, v, &EveryTile(window), TILES),
             Method::SlidingReadable => sliding::sliding_window(q, k, v, window),
             Method::Linear => linear::linear(q, k, v, false),
             Method::LinearCausal => linear::linear(q, k, v, true),
@@ -155,59 +156,4 @@ impl<P: Pattern> Pattern for EveryTile<P> {
 /// The benchmark's inputs for length `n`: seeded queries, keys and values.
 pub fn inputs(n: usize) -> [Heads; 3] {
     [1, 2, 3].map(|seed| Heads::random(seed, HEADS, n, D))
-}
-
-/// Where the fast kernel's time goes, on one thread: the two matrix products of a tile, and the
-/// row operations (max, `exp`, sum) per score.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Breakdown {
-    /// `S = Q Kᵀ` on one `TILES.q x TILES.k` tile, d 64
-    pub qk_gflops: f64,
-    /// `acc += P V` on one tile
-    pub pv_gflops: f64,
-    /// row max, then `exp(s - m)` and the row sum, per score
-    pub row_ns_per_score: f64,
-}
-
-/// Measures [`Breakdown`] on the calling thread (best of five rounds of 200 tiles each).
-pub fn breakdown() -> Breakdown {
-    use crate::fast::gemm::{matmul, View};
-    use crate::fast::simd;
-    use std::time::Instant;
-
-    let (tq, tk) = (TILES.q, TILES.k);
-    let [q, k, v] = inputs(4 * tk);
-    let mut s = vec![0.0f32; tq * tk];
-    let mut o = vec![0.0f32; tq * D];
-    let best = |f: &mut dyn FnMut(usize)| {
-        (0..5)
-            .map(|_| {
-                let start = Instant::now();
-                (0..200).for_each(&mut *f);
-                start.elapsed().as_secs_f64() / 200.0
-            })
-            .fold(f64::INFINITY, f64::min)
-    };
-    let flops = 2.0 * (tq * tk * D) as f64;
-    let qk = best(&mut |r| {
-        let k0 = (r % 4) * tk;
-        let k_t = View::transposed(&k.data[k0 * D..(k0 + tk) * D], D, tk, D);
-        matmul(&mut s, tk, View::rows(&q.data[..tq * D], tq, D, D), k_t, 0.125, false);
-    });
-    let rows = best(&mut |_| {
-        for row in s.chunks_exact_mut(tk) {
-            let m = simd::row_max(row);
-            std::hint::black_box(simd::exp_and_sum(row, m));
-        }
-    });
-    let pv = best(&mut |r| {
-        let k0 = (r % 4) * tk;
-        let v_tile = View::rows(&v.data[k0 * D..(k0 + tk) * D], tk, D, D);
-        matmul(&mut o, D, View::rows(&s, tq, tk, tk), v_tile, 1.0, true);
-    });
-    Breakdown {
-        qk_gflops: flops / qk / 1e9,
-        pv_gflops: flops / pv / 1e9,
-        row_ns_per_score: rows * 1e9 / (tq * tk) as f64,
-    }
 }

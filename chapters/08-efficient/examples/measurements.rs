@@ -1,13 +1,14 @@
-//! Collects what `cargo xtask bench` measured into `bench/results.json`: criterion's mean times
+//! Collects what `cargo xtask bench` measured into `measurements/results.json`: criterion's mean times
 //! (from `target/criterion`), and the peak memory of each method at a few lengths, each measured
 //! in a fresh process (this program, run again with `--memory METHOD N`); then the page's tables
-//! (`bench/*.md`) from the results. `--tables` only rewrites the tables.
+//! (`measurements/*.md`) from the results. `--tables` only rewrites the tables.
 
 use std::path::Path;
 use std::process::Command;
 
-use ch08_efficient::bench::{breakdown, inputs, Method, D, HEADS};
-use ch08_efficient::results::{bench_results, pytorch_results, BenchResults, Memory, Timing};
+use ch08_efficient::measure::results::{Memory, Timing};
+use ch08_efficient::measure::{breakdown, inputs, Method, D, HEADS};
+use ch08_efficient::measure::{measured, pytorch_results, Measured};
 use ch08_efficient::TILES;
 
 /// Where memory is measured: the dense form while it fits, the rest up to n = 16,384 and beyond.
@@ -81,9 +82,9 @@ fn machine() -> String {
     format!("{}, {rustc}; batch 1, {HEADS} heads, d_k {D}, f32", support::machine::describe())
 }
 
-/// `bench/time.md`, `bench/memory.md` and, once the comparison has run, `bench/pytorch.md`.
+/// `measurements/time.md`, `measurements/memory.md` and, once the comparison has run, `measurements/pytorch.md`.
 fn write_tables(dir: &Path) {
-    let results = bench_results();
+    let results = measured();
     std::fs::write(dir.join("time.md"), results.time_table()).expect("write time.md");
     std::fs::write(dir.join("memory.md"), results.memory_table()).expect("write memory.md");
     if dir.join("pytorch.json").exists() {
@@ -95,7 +96,7 @@ fn write_tables(dir: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("measurements");
     if args.first().map(String::as_str) == Some("--tables") {
         write_tables(&dir);
         return;
@@ -133,7 +134,7 @@ fn main() {
         .collect();
     let breakdown = breakdown();
     eprintln!("{breakdown:?}");
-    let results = BenchResults { machine: machine(), times, memory, breakdown };
+    let results = Measured { machine: machine(), times, memory, breakdown };
     let path = dir.join("results.json");
     std::fs::write(&path, serde_json::to_string_pretty(&results).expect("serialisable") + "\n")
         .expect("write results");
