@@ -7,7 +7,7 @@
 //!
 //! * [`norm`]: [`LayerNorm`] (PyTorch's) and [`StdNorm`] (unbiased std, eps outside the root);
 //! * [`dropout`](mod@dropout): [`dropout()`] and the [`Mode`] it acts in;
-//! * [`ffn`]: [`FeedForward`];
+//! * [`ffn`]: the position-wise [`FeedForward`] network;
 //! * [`placement`]: [`PreNorm`] / [`PostNorm`] and the residual sub-layer
 //!   ([`Placement::residual`]);
 //! * [`block`]: [`EncoderBlock`], [`DecoderBlock`];

@@ -1,0 +1,10 @@
+//! ch08-efficient's integration tests, in one binary (one link of dfdx instead of one per file).
+//! `cargo test -p ch08-efficient` runs them all; `cargo test -p ch08-efficient MODULE::` runs one file's.
+
+mod cost;
+mod drop_in;
+mod equality;
+mod figures;
+mod measurement_tables;
+mod measurements;
+mod worked_examples;
