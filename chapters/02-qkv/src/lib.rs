@@ -122,10 +122,14 @@ impl<const D_IN: usize, const D_K: usize, const D_V: usize, Dev: Device<f32>>
     // ANCHOR_END: forward
 }
 
-pub mod figures;
-pub mod presets;
+/// The chapter's learned-projection demo: "The cat sat down" (3 dimensions per token) projected to
+/// queries, keys and values of 2 dimensions.
+pub type Qkv3To2<Dev> = QkvAttention<3, 2, 2, Dev>;
 
-pub use presets::{Qkv2To2, Qkv3To2};
+/// The bank-loan example's layer: 2 dimensions in, 2 out, for queries, keys and values alike.
+pub type Qkv2To2<Dev> = QkvAttention<2, 2, 2, Dev>;
+
+pub mod figures;
 
 /// The "bank loan" worked example: two tokens, `d_in = d_k = 2`.
 pub mod bank_loan {
