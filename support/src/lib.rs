@@ -6,25 +6,30 @@
 //! * [`normal_tensor`], [`normal_vec`], [`seeded_device`]: reproducible numbers on every device.
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on.
+//! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
+//!   [`saved`]: reading back what a training run saved, failing with a [`LoadError`].
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
 //!   evcxr notebooks and written to the book's `figures/` folder.
 //!
 //! Nothing here knows about attention: chapters depend on this crate, never the other way round.
 
 pub mod check;
+pub mod error;
 pub mod fixtures;
 pub mod fmt;
 pub mod machine;
 pub mod params;
 pub mod plot;
+pub mod saved;
 pub mod train;
 
 pub use check::{assert_close, assert_close_tensor, max_abs_diff};
+pub use error::LoadError;
 pub use fmt::{format_tensor, round_to};
 pub use plot::{
     assert_figures_current, book_figures_dir, write_book_figures, BarChart, Heatmap, LineChart, Svg,
 };
-pub use train::optimizer_step;
+pub use train::{argmax, optimizer_step};
 
 /// The device every example, test and notebook runs on: the CPU, or the GPU with `--features cuda`.
 pub type Dev = dfdx::tensor::AutoDevice;

@@ -1,4 +1,5 @@
-//! The end of every training step: backpropagate, update, keep the gradients for the next step.
+//! The end of every training step (backpropagate, update, keep the gradients for the next step),
+//! and reading off what the logits pick.
 
 use dfdx::nn::ZeroGrads;
 use dfdx::optim::Optimizer;
@@ -24,4 +25,14 @@ where
     optimizer.update(model, &grads).expect("every parameter has a gradient");
     model.zero_grads(&mut grads);
     (value, grads)
+}
+
+/// The index of the largest value of `row` (the first one on ties): the class, or the token, a
+/// row of logits picks.
+///
+/// ```
+/// assert_eq!(support::argmax(&[0.1, 2.0, -1.0, 2.0]), 1);
+/// ```
+pub fn argmax(row: &[f32]) -> usize {
+    row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
 }

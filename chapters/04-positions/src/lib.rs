@@ -17,6 +17,7 @@
 #[doc = include_str!("shape_errors.md")]
 pub mod shape_errors {}
 
+pub mod error;
 pub mod figures;
 pub mod scale;
 
@@ -24,46 +25,7 @@ use dfdx::nn::modules::Embedding;
 use dfdx::nn::{BuildModule, Module};
 use dfdx::prelude::*;
 
-/// A sequence has more positions than a positional table (or a learned position embedding) was
-/// built for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SequenceTooLong {
-    /// the sequence's length
-    pub len: usize,
-    /// the positions the table has
-    pub max_len: usize,
-}
-
-impl std::fmt::Display for SequenceTooLong {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Self { len, max_len } = self;
-        write!(
-            f,
-            "sequence of length {len} but the positional table has only {max_len} positions; \
-             build it with max_len >= {len}"
-        )
-    }
-}
-
-impl std::error::Error for SequenceTooLong {}
-
-/// A token id is outside the vocabulary of an embedding table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TokenOutOfVocab {
-    /// the offending id
-    pub token: usize,
-    /// the number of rows of the table: valid ids are `0..vocab`
-    pub vocab: usize,
-}
-
-impl std::fmt::Display for TokenOutOfVocab {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Self { token, vocab } = self;
-        write!(f, "token id {token} is outside the vocabulary of {vocab} ids (0..{vocab})")
-    }
-}
-
-impl std::error::Error for TokenOutOfVocab {}
+pub use error::{SequenceTooLong, TokenOutOfVocab};
 
 /// The sinusoidal table as plain numbers, `max_len * d_model` values, row-major:
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d))`.
@@ -171,12 +133,20 @@ impl<const VOCAB: usize, const D_MODEL: usize, Dev: Device<f32>>
         embed_scaled(&self.embedding, ids)
     }
 
+    /// [`Self::try_forward`], panicking with the error's message.
+    pub fn forward<B: Dim, S: Dim>(
+        &self,
+        ids: Tensor<(B, S), usize, Dev>,
+    ) -> Tensor<(B, S, Const<D_MODEL>), f32, Dev> {
+        self.try_forward(ids).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// The root mean square of the scaled vectors of every id: the typical size of an entry of
     /// what this layer hands to the positional encoding.
     pub fn output_rms(&self) -> f32 {
         let dev = self.embedding.weight.device().clone();
         let every_id = dev.tensor_from_vec((0..VOCAB).collect::<Vec<usize>>(), (1, VOCAB));
-        rms(&self.try_forward(every_id).expect("every id is in the vocabulary").as_vec())
+        rms(&self.forward(every_id).as_vec())
     }
 }
 
@@ -235,6 +205,14 @@ impl<const MAX_LEN: usize, const D_MODEL: usize, Dev: Device<f32>>
         let positions = dev.tensor_from_vec((0..s).collect::<Vec<usize>>(), (s,));
         let p = self.embedding.forward(positions).broadcast_like(&(b, s, Const::<D_MODEL>));
         Ok(x + p)
+    }
+
+    /// [`Self::try_forward`], panicking with the error's message.
+    pub fn forward<B: Dim>(
+        &self,
+        x: Tensor<(B, usize, Const<D_MODEL>), f32, Dev>,
+    ) -> Tensor<(B, usize, Const<D_MODEL>), f32, Dev> {
+        self.try_forward(x).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 // ANCHOR_END: learned

@@ -1,7 +1,9 @@
 //! The padding mask of three sequences in both polarities, and multi-head self-attention over the
 //! padded batch: `cargo run -p ch06-masks --example padding_masks`.
 use ch03_multi_head::MultiHeadAttention;
-use ch06_masks::{encoder_mask, format01, padding_blocked, real_tokens, rows01, PAD, SEQUENCES};
+use ch06_masks::{
+    encoder_mask, format01, padding_blocked, real_tokens_allowed, rows01, PAD, SEQUENCES,
+};
 use dfdx::prelude::*;
 use support::{normal_tensor, seeded_device};
 
@@ -12,7 +14,7 @@ fn main() {
     println!("Padding mask (1 = padding, ignore):");
     println!("{}", format01(&padding_blocked(&dev, &SEQUENCES, PAD).rows01()));
     println!("Real tokens (1 = may attend):");
-    println!("{}", format01(&rows01(&real_tokens(&dev, &SEQUENCES, PAD))));
+    println!("{}", format01(&rows01(&real_tokens_allowed(&dev, &SEQUENCES, PAD))));
 
     // multi-head self-attention (d_model 32, 4 heads) over the padded batch
     let mha = MultiHeadAttention::<32, 4, 8, f32, _>::new(&dev);

@@ -6,7 +6,7 @@ use ch05_blocks::Seq2SeqMasks;
 use dfdx::prelude::*;
 
 use crate::data::{check_batch, check_len};
-use crate::padding::real_tokens;
+use crate::padding::real_tokens_allowed;
 
 // ANCHOR: key_mask
 /// A `(batch, keys)` "real token" mask as a full attention mask `(batch, heads, queries, keys)`:
@@ -32,7 +32,7 @@ pub fn encoder_mask<H: Dim, Dev: Device<f32>>(
     pad: usize,
     heads: H,
 ) -> Mask<usize, H, usize, usize, Dev> {
-    let real = real_tokens(dev, src_ids, pad);
+    let real = real_tokens_allowed(dev, src_ids, pad);
     let len = real.shape().1;
     key_mask(real, heads, len)
 }
@@ -45,7 +45,7 @@ pub fn decoder_self_mask<H: Dim, Dev: Device<f32>>(
     pad: usize,
     heads: H,
 ) -> Mask<usize, H, usize, usize, Dev> {
-    let real = real_tokens(dev, tgt_ids, pad); // (batch, len)
+    let real = real_tokens_allowed(dev, tgt_ids, pad); // (batch, len)
     let (batch, len) = *real.shape();
     // (len, len) -> (batch, heads, len, len)
     let causal = broadcast_mask(causal_allowed(dev, len), batch, heads);
@@ -62,7 +62,7 @@ pub fn memory_mask<H: Dim, Dev: Device<f32>>(
     tgt_len: usize,
 ) -> Mask<usize, H, usize, usize, Dev> {
     check_len("memory_mask", tgt_len);
-    key_mask(real_tokens(dev, src_ids, pad), heads, tgt_len)
+    key_mask(real_tokens_allowed(dev, src_ids, pad), heads, tgt_len)
 }
 // ANCHOR_END: combine
 
@@ -87,7 +87,7 @@ pub struct MaskSet<const H: usize, Dev: Device<f32>> {
 
 impl<const H: usize, Dev: Device<f32>> MaskSet<H, Dev> {
     /// # Panics
-    /// As [`real_tokens`], and if source and target batches differ in size.
+    /// As [`real_tokens_allowed`], and if source and target batches differ in size.
     pub fn new(
         dev: &Dev,
         src_ids: &[impl AsRef<[usize]>],

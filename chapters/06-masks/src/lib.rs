@@ -10,15 +10,16 @@
 //! **One convention for the whole book: a boolean mask is `true` where a query may attend to a
 //! key.** That is chapter 1's [`Mask`], the `torch.tril(..)` masks of hand-written attention code
 //! and the boolean `attn_mask` of `F.scaled_dot_product_attention`. Names say their polarity: a
-//! builder named `..._allowed` (and [`real_tokens`]) returns `true` = may attend; the type
-//! [`Blocked`] and the builders named `..._blocked` hold the opposite polarity of
+//! builder named `..._allowed` ([`causal_allowed`], [`real_tokens_allowed`]) returns `true` = may
+//! attend; the type [`Blocked`] and the builders named `..._blocked` hold the opposite polarity of
 //! `nn.MultiheadAttention`'s `attn_mask` and `key_padding_mask`, `true` = blocked. Because
 //! [`Blocked`] is its own type, the two cannot be mixed up without the compiler noticing: see
 //! [`conventions`]. Float masks are *added* to the scores (`0` or `-inf`): [`additive()`].
 //!
 //! * [`data`]: the example batches [`SEQUENCES`] and [`TARGETS`], padded with [`PAD`];
 //! * [`blocked`]: [`Blocked`] and [`causal_blocked`] (chapter 1 has [`causal_allowed`]);
-//! * [`padding`]: [`real_tokens`] (`true` = real) and [`padding_blocked`] (`true` = padding);
+//! * [`padding`]: [`real_tokens_allowed`] (`true` = real) and [`padding_blocked`] (`true` =
+//!   padding);
 //! * [`combine`]: full `(batch, heads, queries, keys)` masks for the three attentions of a
 //!   Transformer: [`key_mask`], [`encoder_mask`], [`decoder_self_mask`], [`memory_mask`], all
 //!   three at once in [`MaskSet`];
@@ -45,4 +46,4 @@ pub use ch01_attention::{broadcast_mask, causal_allowed, keys_allowed, Mask, DEF
 pub use combine::{decoder_self_mask, encoder_mask, key_mask, memory_mask, MaskSet};
 pub use data::{PAD, SEQUENCES, TARGETS};
 pub use inspect::{format01, fully_masked_rows, rows01, rows01_of};
-pub use padding::{padding_blocked, real_tokens};
+pub use padding::{padding_blocked, real_tokens_allowed};

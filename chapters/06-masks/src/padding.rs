@@ -14,12 +14,12 @@ use crate::data::check_batch;
 ///
 /// # Panics
 /// If the batch is empty, a sequence is empty, or the sequences have different lengths.
-pub fn real_tokens<Dev: Device<f32>>(
+pub fn real_tokens_allowed<Dev: Device<f32>>(
     dev: &Dev,
     ids: &[impl AsRef<[usize]>],
     pad: usize,
 ) -> Tensor<(usize, usize), bool, Dev> {
-    check_batch("real_tokens", ids);
+    check_batch("real_tokens_allowed", ids);
     let flags: Vec<Vec<bool>> =
         ids.iter().map(|seq| seq.as_ref().iter().map(|&t| t != pad).collect()).collect();
     keys_allowed(dev, &flags) // chapter 1: (batch, seq), true = may attend
@@ -29,12 +29,12 @@ pub fn real_tokens<Dev: Device<f32>>(
 /// `key_padding_mask`. Shape `(batch, seq)`.
 ///
 /// # Panics
-/// As [`real_tokens`].
+/// As [`real_tokens_allowed`].
 pub fn padding_blocked<Dev: Device<f32>>(
     dev: &Dev,
     ids: &[impl AsRef<[usize]>],
     pad: usize,
 ) -> Blocked<(usize, usize), Dev> {
-    Blocked::from_allowed(real_tokens(dev, ids, pad))
+    Blocked::from_allowed(real_tokens_allowed(dev, ids, pad))
 }
 // ANCHOR_END: padding

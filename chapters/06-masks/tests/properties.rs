@@ -8,7 +8,8 @@ use ch01_attention::{broadcast_mask, scaled_dot_product_attention};
 use ch05_blocks::{Mode, Placement, PostNorm, PreNorm, Seq2Seq, TinyDecoder, TinyEncoder};
 use ch06_masks::{
     additive, attention_additive, causal_allowed, causal_blocked, decoder_self_mask, encoder_mask,
-    fully_masked_rows, memory_mask, padding_blocked, real_tokens, rows01, Blocked, MaskSet, PAD,
+    fully_masked_rows, memory_mask, padding_blocked, real_tokens_allowed, rows01, Blocked, MaskSet,
+    PAD,
 };
 use dfdx::prelude::*;
 use proptest::prelude::*;
@@ -245,7 +246,7 @@ proptest! {
             }
         }
         let pad = padding_blocked(&dev, &ids, PAD);
-        let real = real_tokens(&dev, &ids, PAD);
+        let real = real_tokens_allowed(&dev, &ids, PAD);
         for ((p, r), seq) in pad.rows01().iter().zip(rows01(&real)).zip(&ids) {
             for ((&p, &r), &t) in p.iter().zip(&r).zip(seq) {
                 prop_assert_eq!((p == 1, r == 1), (t == PAD, t != PAD));

@@ -6,8 +6,8 @@ use ch05_blocks::{DecoderBlock, Mode, PostNorm, PreNorm, Seq2Seq};
 use ch06_masks::figures::masked_weights_values;
 use ch06_masks::{
     additive, attention_additive, causal_allowed, causal_blocked, decoder_self_mask, encoder_mask,
-    format01, fully_masked_rows, key_mask, memory_mask, padding_blocked, real_tokens, rows01,
-    rows01_of, square_subsequent_mask, Blocked, MaskSet, PAD, SEQUENCES, TARGETS,
+    format01, fully_masked_rows, key_mask, memory_mask, padding_blocked, real_tokens_allowed,
+    rows01, rows01_of, square_subsequent_mask, Blocked, MaskSet, PAD, SEQUENCES, TARGETS,
 };
 use dfdx::prelude::*;
 use support::{assert_close, format_tensor, normal_tensor, seeded_device, Dev};
@@ -83,7 +83,7 @@ fn worked_example_padding_mask() {
         pad.rows01(),
         vec![vec![0, 0, 0, 0, 1, 1], vec![0, 0, 0, 0, 0, 0], vec![0, 0, 1, 1, 1, 1]]
     );
-    let real = real_tokens(&dev, &SEQUENCES, PAD); // true = may attend
+    let real = real_tokens_allowed(&dev, &SEQUENCES, PAD); // true = may attend
     assert_eq!(
         rows01(&real),
         vec![vec![1, 1, 1, 1, 0, 0], vec![1, 1, 1, 1, 1, 1], vec![1, 1, 0, 0, 0, 0]]
@@ -92,8 +92,8 @@ fn worked_example_padding_mask() {
     // the same from Vec, array and slice inputs
     let as_vecs: Vec<Vec<usize>> = SEQUENCES.iter().map(|s| s.to_vec()).collect();
     let as_slices: Vec<&[usize]> = SEQUENCES.iter().map(|s| &s[..]).collect();
-    assert_eq!(rows01(&real_tokens(&dev, &as_vecs, PAD)), rows01(&real));
-    assert_eq!(rows01(&real_tokens(&dev, &as_slices, PAD)), rows01(&real));
+    assert_eq!(rows01(&real_tokens_allowed(&dev, &as_vecs, PAD)), rows01(&real));
+    assert_eq!(rows01(&real_tokens_allowed(&dev, &as_slices, PAD)), rows01(&real));
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn worked_example_decoder_layer_with_masks() {
 #[test]
 fn worked_example_broadcast_axes() {
     let dev = Dev::default();
-    let real = real_tokens(&dev, &SEQUENCES[2..], PAD); // [11, 3, PAD, PAD, PAD, PAD]
+    let real = real_tokens_allowed(&dev, &SEQUENCES[2..], PAD); // [11, 3, PAD, PAD, PAD, PAD]
     let right = key_mask(real.clone(), Const::<1>, 6);
     let wrong = real.broadcast_like::<_, Axes2<1, 3>>(&(1, Const::<1>, 6, 6));
     assert_eq!(rows01_of(&right, 0, 0), vec![vec![1, 1, 0, 0, 0, 0]; 6]);
@@ -301,7 +301,7 @@ fn worked_example_mask_set() {
 )]
 fn ragged_sequences_are_refused() {
     let dev = Dev::default();
-    let _ = real_tokens(&dev, &[vec![1, 2, 3], vec![4, 0]], PAD);
+    let _ = real_tokens_allowed(&dev, &[vec![1, 2, 3], vec![4, 0]], PAD);
 }
 
 #[test]

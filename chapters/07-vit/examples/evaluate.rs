@@ -2,8 +2,7 @@
 //! test split, beside 1-nearest-neighbour: accuracy, the confusion matrix and the mistakes. Nothing
 //! is trained: `cargo run -p ch07-vit --example evaluate`.
 use ch07_vit::digits::Digits;
-use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified};
-use ch07_vit::train::predict;
+use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified, predict};
 use ch07_vit::{knn, trained, DigitsVit};
 use dfdx::nn::NumParams;
 use support::Dev;

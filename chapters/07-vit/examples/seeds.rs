@@ -5,8 +5,9 @@
 //! `weights/runs.json`: `cargo run --release -p ch07-vit --example seeds` (about 5 minutes on two
 //! cores).
 use ch07_vit::digits::Digits;
+use ch07_vit::report::Run;
 use ch07_vit::train::{train, TrainConfig};
-use ch07_vit::trained::{Run, RUNS};
+use ch07_vit::trained::RUNS;
 use ch07_vit::{knn, DigitsVit};
 use dfdx::tensor::Cache;
 use support::Dev;
@@ -25,7 +26,8 @@ fn main() {
             dev.enable_cache();
             let split = Digits::load().stratified_split(train_fraction, seed);
             let (knn_correct, n) = knn::correct(&split.train, &split.test);
-            let trained = train::<DigitsVit<Dev>, Dev>(&dev, &split, &config, |_| {});
+            let trained =
+                train::<DigitsVit<Dev>, Dev>(&dev, &split, &config, config.epochs, |_| {});
             let predictions = trained.test_predictions.iter().zip(&split.test.labels);
             let vit_correct = predictions.filter(|(p, l)| p == l).count();
             let run = Run {

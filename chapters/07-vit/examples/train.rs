@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use ch07_vit::digits::Digits;
-use ch07_vit::train::{accuracy, train, Report, TrainConfig};
+use ch07_vit::evaluate::accuracy;
+use ch07_vit::report::Report;
+use ch07_vit::train::{train, TrainConfig};
 use ch07_vit::trained::{REPORT, WEIGHTS};
 use ch07_vit::{knn, DigitsVit};
 use dfdx::nn::{NumParams, SaveToSafetensors};
@@ -36,7 +38,7 @@ fn main() {
         ProgressStyle::with_template("{bar:20} {pos:>4}/{len} [{elapsed}] {msg}")
             .expect("a valid template"),
     );
-    let trained = train::<DigitsVit<Dev>, _>(&dev, &split, &config, |p| {
+    let trained = train::<DigitsVit<Dev>, _>(&dev, &split, &config, config.epochs, |p| {
         bar.set_position(p.step as u64);
         bar.set_message(format!(
             "epoch {}/{} loss {:.3} train acc {:.1}%",

@@ -1,7 +1,10 @@
-//! What can be wrong with images whose sizes are known only at run time.
+//! What can go wrong in this chapter: images whose sizes are known only at run time and do not
+//! fit the model, and committed files that do not load.
 //!
-//! Where the sizes are `Const`, each of these is a compile error instead (see the crate's
+//! Where the sizes are `Const`, each image error is a compile error instead (see the crate's
 //! documentation).
+
+pub use support::LoadError;
 
 /// Images that a patch embedding or a ViT cannot take, with what to do about it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,34 @@
-//! Where a classifier goes wrong: the confusion matrix and the misclassified images.
+//! A trained model scored on the digits: its predictions and accuracy, the confusion matrix and
+//! the misclassified images.
 
-use crate::digits::CLASSES;
+use dfdx::prelude::*;
+use support::argmax;
+
+use crate::digits::{Digits, CLASSES};
+use crate::train::DigitsModel;
+use crate::Mode;
+
+/// The model's digit for every image of `data` (evaluation mode, batches of 256).
+pub fn predict<Model: DigitsModel<Dev>, Dev: Device<f32>>(
+    model: &Model,
+    dev: &Dev,
+    data: &Digits,
+) -> Vec<u8> {
+    let indices: Vec<usize> = (0..data.len()).collect();
+    let mut out = Vec::with_capacity(data.len());
+    for chunk in indices.chunks(256) {
+        let logits = model.logits(data.images(dev, chunk), Mode::Eval).as_vec();
+        out.extend(logits.chunks(CLASSES).map(|row| argmax(row) as u8));
+    }
+    out
+}
+
+/// The share of `predicted` that equals `labels`.
+pub fn accuracy(predicted: &[u8], labels: &[u8]) -> f64 {
+    assert_eq!(predicted.len(), labels.len(), "one prediction per label");
+    let hits = predicted.iter().zip(labels).filter(|(p, l)| p == l).count();
+    hits as f64 / labels.len() as f64
+}
 
 /// `matrix[true digit][predicted digit]`: how many test images of each digit got each answer.
 /// The diagonal holds the correct answers.

@@ -7,9 +7,10 @@ use dfdx::prelude::*;
 use support::{BarChart, Heatmap, LineChart};
 
 use crate::digits::{Digits, Split, CLASSES, PIXELS, SIDE};
+use crate::evaluate::predict;
 use crate::evaluate::{confusion_matrix, misclassified};
-use crate::train::{predict, Report};
-use crate::trained::{self, Run};
+use crate::report::{Report, Run};
+use crate::trained;
 use crate::DigitsVit;
 
 /// The first test image of each of these digits is shown with its attention maps.

@@ -8,15 +8,16 @@
 //! * [`patch`]: [`patchify`] and [`PatchEmbedding`], equal to a strided convolution
 //!   ([`conv2d_reference`]);
 //! * [`vit`]: the model, [`Vit`], and its parameter table;
-//! * [`presets`]: the configurations the book runs ([`DemoVit`], [`DigitsVit`]);
-//! * [`error`]: [`ImageError`], for sizes known only at run time;
+//! * [`presets`]: the configurations the book runs ([`DemoVit`], [`DigitsVit`],
+//!   [`TrainConfig::digits`]);
+//! * [`error`]: [`ImageError`], for sizes known only at run time, and [`LoadError`];
 //! * [`digits`]: the UCI handwritten digits (1,797 images of 8×8), embedded, and a stratified
 //!   split;
 //! * [`knn`]: the 1-nearest-neighbour baseline;
-//! * [`evaluate`]: the confusion matrix and the misclassified images;
+//! * [`evaluate`]: predictions, accuracy, the confusion matrix and the misclassified images;
 //! * [`train`](mod@train): Adam, cross-entropy and mini-batches: [`train()`] and [`Trainer`];
-//! * [`trained`]: the weights and the report of the `train` example's run, and the runs of the
-//!   `seeds` example;
+//! * [`report`], [`trained`]: what a training run records, and the committed weights, report and
+//!   the runs of the `seeds` example;
 //! * [`figures`]: the chapter's figures.
 //!
 //! Sizes are part of the types, so the shape bugs that a PyTorch ViT meets at run time do not
@@ -34,13 +35,14 @@ pub mod figures;
 pub mod knn;
 pub mod patch;
 pub mod presets;
+pub mod report;
 pub mod train;
 pub mod trained;
 pub mod vit;
 
 pub use ch05_blocks::Mode;
 pub use digits::{Digits, Split};
-pub use error::ImageError;
+pub use error::{ImageError, LoadError};
 pub use patch::{conv2d_reference, patchify, patchify_dynamic, PatchEmbedding};
 pub use presets::{DemoVit, DigitsVit, VitBase16};
 pub use train::{train, TrainConfig, Trainer};

@@ -12,9 +12,11 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
-use support::optimizer_step;
+use support::{argmax, optimizer_step};
 
 use crate::digits::{shifted, Digits, Split, CLASSES, PIXELS, SIDE};
+use crate::evaluate::{accuracy, predict};
+use crate::report::EpochStats;
 use crate::{Mode, Vit};
 
 /// `(batch, 1, 8, 8)` digit images.
@@ -78,9 +80,9 @@ pub struct TrainConfig {
     pub train_fraction: f64,
     pub epochs: usize,
     pub batch_size: usize,
-    /// the peak learning rate, reached at the end of the warm-up
-    pub lr: f64,
-    /// steps of linear warm-up from 0 to `lr`; a cosine decay to 0 follows
+    /// the largest learning rate, reached at the end of the warm-up
+    pub peak_lr: f64,
+    /// steps of linear warm-up from 0 to `peak_lr`; a cosine decay to 0 follows
     pub warmup_steps: usize,
     /// decoupled weight decay (AdamW): each step also subtracts `lr * weight_decay * w` from
     /// every weight `w`
@@ -97,25 +99,6 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    /// The configuration of the committed weights.
-    // ANCHOR: digits_config
-    pub fn digits() -> Self {
-        TrainConfig {
-            seed: 0,
-            train_fraction: 0.5,
-            epochs: 100,
-            batch_size: 32,
-            lr: 2e-3,
-            warmup_steps: 100,
-            weight_decay: 0.05,
-            dropout: 0.0,
-            label_smoothing: 0.1,
-            shift: 0.5,
-            eval_every: 5,
-        }
-    }
-    // ANCHOR_END: digits_config
-
     /// Steps per epoch: the training set in batches, the last one possibly smaller.
     pub fn steps_per_epoch(&self, train_len: usize) -> usize {
         train_len.div_ceil(self.batch_size)
@@ -124,11 +107,11 @@ impl TrainConfig {
     /// The learning rate at `step` (counted from 0) of `total` steps.
     pub fn lr_at(&self, step: usize, total: usize) -> f64 {
         if step < self.warmup_steps {
-            return self.lr * (step + 1) as f64 / self.warmup_steps as f64;
+            return self.peak_lr * (step + 1) as f64 / self.warmup_steps as f64;
         }
         let decay_steps = total.saturating_sub(self.warmup_steps).max(1);
         let progress = (step - self.warmup_steps) as f64 / decay_steps as f64;
-        self.lr * 0.5 * (1.0 + (std::f64::consts::PI * progress.min(1.0)).cos())
+        self.peak_lr * 0.5 * (1.0 + (std::f64::consts::PI * progress.min(1.0)).cos())
     }
 }
 
@@ -142,23 +125,6 @@ pub struct Progress {
     pub loss: f32,
     /// share of this epoch's training images classified correctly so far (in training mode)
     pub train_accuracy: f64,
-}
-
-/// One point of the learning curve: one epoch.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EpochStats {
-    /// counted from 1
-    pub epoch: usize,
-    /// the learning rate of the epoch's first step
-    pub lr: f64,
-    /// mean loss over the epoch's steps (measured in training mode, on shifted images)
-    pub train_loss: f32,
-    /// share of the epoch's training images classified correctly (training mode)
-    pub train_accuracy: f64,
-    /// `None` on epochs without an evaluation
-    pub test_accuracy: Option<f64>,
-    /// wall time since training started
-    pub seconds: f64,
 }
 
 /// The 8 one-pixel moves `(rows down, columns right)`.
@@ -189,7 +155,7 @@ impl<Model: DigitsModel<Dev>, Dev: Device<f32>> Trainer<Model, Dev> {
         let optimizer = Adam::new(
             &model,
             AdamConfig {
-                lr: config.lr,
+                lr: config.peak_lr,
                 weight_decay: Some(WeightDecay::Decoupled(config.weight_decay)),
                 ..Default::default()
             },
@@ -248,32 +214,6 @@ fn count_correct(logits: &[f32], labels: &[u8], batch: &[usize]) -> usize {
     logits.chunks(CLASSES).zip(batch).filter(|(row, &i)| argmax(row) == labels[i] as usize).count()
 }
 
-fn argmax(row: &[f32]) -> usize {
-    row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
-}
-
-/// The model's digit for every image of `data` (evaluation mode, batches of 256).
-pub fn predict<Model: DigitsModel<Dev>, Dev: Device<f32>>(
-    model: &Model,
-    dev: &Dev,
-    data: &Digits,
-) -> Vec<u8> {
-    let indices: Vec<usize> = (0..data.len()).collect();
-    let mut out = Vec::with_capacity(data.len());
-    for chunk in indices.chunks(256) {
-        let logits = model.logits(data.images(dev, chunk), Mode::Eval).as_vec();
-        out.extend(logits.chunks(CLASSES).map(|row| argmax(row) as u8));
-    }
-    out
-}
-
-/// The share of `predicted` that equals `labels`.
-pub fn accuracy(predicted: &[u8], labels: &[u8]) -> f64 {
-    assert_eq!(predicted.len(), labels.len(), "one prediction per label");
-    let hits = predicted.iter().zip(labels).filter(|(p, l)| p == l).count();
-    hits as f64 / labels.len() as f64
-}
-
 /// A trained model and how it got there.
 pub struct Trained<Model> {
     pub model: Model,
@@ -284,25 +224,15 @@ pub struct Trained<Model> {
     pub seconds: f64,
 }
 
-/// Trains a fresh `Model` (e.g. [`DigitsVit`](crate::DigitsVit)) on `split.train` for
-/// `config.epochs` epochs, measuring `split.test` along the way; `on_step` is called after every
-/// step (for a progress bar).
+/// Trains a fresh `Model` (e.g. [`DigitsVit`](crate::DigitsVit)) on `split.train` for `epochs`
+/// epochs of `config` (`config.epochs` for the whole run, fewer to stop early with the same
+/// schedule, batches and shifts), measuring `split.test` along the way; `on_step` is called after
+/// every step (for a progress bar).
 ///
 /// Training allocates tensors of the same sizes over and over: on the CPU, call
 /// `dev.enable_cache()` (dfdx's [`dfdx::tensor::Cache`]) first, which lets dfdx reuse freed
 /// buffers (measured: 38 s instead of 52 s for the `train` example).
 pub fn train<Model: DigitsModel<Dev>, Dev: Device<f32>>(
-    dev: &Dev,
-    split: &Split,
-    config: &TrainConfig,
-    on_step: impl FnMut(&Progress),
-) -> Trained<Model> {
-    train_epochs(dev, split, config, config.epochs, on_step)
-}
-
-/// The first `epochs` epochs of [`train()`]'s run of `config` (the same schedule, batches and
-/// shifts), then stops: a shortened rerun that must match the full run's first epochs bit for bit.
-pub fn train_epochs<Model: DigitsModel<Dev>, Dev: Device<f32>>(
     dev: &Dev,
     split: &Split,
     config: &TrainConfig,
@@ -354,25 +284,4 @@ pub fn train_epochs<Model: DigitsModel<Dev>, Dev: Device<f32>>(
         test_predictions,
         seconds: start.elapsed().as_secs_f64(),
     }
-}
-
-/// The numbers of a finished run, as the example writes them next to the weights
-/// (`weights/digits_vit.json`), for the book's figures and prose.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub config: TrainConfig,
-    pub parameters: usize,
-    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
-    pub machine: String,
-    pub train_images: usize,
-    pub test_images: usize,
-    /// test images the trained ViT classifies correctly
-    pub test_correct: usize,
-    pub test_accuracy: f64,
-    /// test images 1-nearest-neighbour classifies correctly, on the same split
-    pub knn_correct: usize,
-    pub knn_accuracy: f64,
-    /// wall time of the training (with its evaluations), in seconds
-    pub seconds: f64,
-    pub history: Vec<EpochStats>,
 }

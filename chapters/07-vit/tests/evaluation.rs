@@ -2,11 +2,12 @@
 //! smaller training sets, beside 1-nearest-neighbour (`weights/runs.json`).
 
 use ch07_vit::digits::Digits;
-use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified};
+use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified, predict};
 use ch07_vit::figures::{attention_examples, ATTENTION_DIGITS};
 use ch07_vit::knn;
-use ch07_vit::train::{predict, TrainConfig};
-use ch07_vit::trained::{self, Run};
+use ch07_vit::report::Run;
+use ch07_vit::train::TrainConfig;
+use ch07_vit::trained;
 use support::Dev;
 
 #[test]

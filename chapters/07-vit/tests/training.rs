@@ -3,7 +3,9 @@
 //! committed weights are checked against its report here.
 
 use ch07_vit::digits::Digits;
-use ch07_vit::train::{accuracy, predict, train, train_epochs, TrainConfig, Trainer};
+use ch07_vit::evaluate::{accuracy, predict};
+use ch07_vit::report::{EpochStats, Report};
+use ch07_vit::train::{train, TrainConfig, Trainer};
 use ch07_vit::trained;
 use ch07_vit::{DigitsVit, Mode};
 use dfdx::nn::{LoadFromSafetensors, SaveToSafetensors};
@@ -26,7 +28,7 @@ fn a_short_run_learns() {
     let split = Digits::load().stratified_split(config.train_fraction, config.seed);
     let dev = seeded_device(config.seed);
     dev.enable_cache();
-    let trained = train::<DigitsVit<Dev>, Dev>(&dev, &split, &config, |_| {});
+    let trained = train::<DigitsVit<Dev>, Dev>(&dev, &split, &config, config.epochs, |_| {});
     let last = trained.history.last().expect("one entry per epoch");
     let test = accuracy(&trained.test_predictions, &split.test.labels);
     println!(
@@ -58,7 +60,7 @@ fn runs_are_reproducible() {
 
 /// The committed report, and the split and seeded device its run started from (as the `train`
 /// example sets them up).
-fn committed_run() -> (ch07_vit::train::Report, ch07_vit::Split, Dev) {
+fn committed_run() -> (Report, ch07_vit::Split, Dev) {
     let report = trained::load_report();
     let split = Digits::load().stratified_split(report.config.train_fraction, report.config.seed);
     let dev = seeded_device(report.config.seed);
@@ -72,7 +74,7 @@ fn committed_run() -> (ch07_vit::train::Report, ch07_vit::Split, Dev) {
 #[test]
 fn a_rerun_matches_the_committed_curve() {
     let (report, split, dev) = committed_run();
-    let rerun = train_epochs::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, 1, |_| {});
+    let rerun = train::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, 1, |_| {});
     let (new, old) = (&rerun.history[0], &report.history[0]);
     assert_eq!(
         new.train_loss.to_bits(),
@@ -90,24 +92,23 @@ fn a_rerun_matches_the_committed_curve() {
 #[ignore = "the full run, about a minute in release: cargo test --release -p ch07-vit -- --ignored"]
 fn full_run_reproduces_the_committed_weights() {
     let (report, split, dev) = committed_run();
-    let rerun = train::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, |_| {});
+    let rerun =
+        train::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, report.config.epochs, |_| {});
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ch07-retrained.safetensors");
     rerun.model.save_safetensors(&path).expect("write the weights");
     let (new, old) = (std::fs::read(&path).unwrap(), std::fs::read(trained::WEIGHTS).unwrap());
     assert!(new == old, "the retrained weights differ from {}", trained::WEIGHTS);
-    let untimed = |h: &[ch07_vit::train::EpochStats]| {
-        h.iter()
-            .map(|e| ch07_vit::train::EpochStats { seconds: 0.0, ..e.clone() })
-            .collect::<Vec<_>>()
+    let untimed = |h: &[EpochStats]| {
+        h.iter().map(|e| EpochStats { seconds: 0.0, ..e.clone() }).collect::<Vec<_>>()
     };
     assert_eq!(untimed(&rerun.history), untimed(&report.history));
 }
 
 #[test]
 fn learning_rate_warms_up_then_decays() {
-    let config = TrainConfig { lr: 1e-3, warmup_steps: 10, ..TrainConfig::digits() };
+    let config = TrainConfig { peak_lr: 1e-3, warmup_steps: 10, ..TrainConfig::digits() };
     let lr = |step| config.lr_at(step, 110);
-    assert!((lr(0) - 1e-4).abs() < 1e-12, "the first step uses lr / warmup_steps");
+    assert!((lr(0) - 1e-4).abs() < 1e-12, "the first step uses peak_lr / warmup_steps");
     assert!((lr(4) - 5e-4).abs() < 1e-12);
     assert!((lr(10) - 1e-3).abs() < 1e-12, "the peak right after the warm-up");
     assert!((lr(60) - 5e-4).abs() < 1e-12, "half-way through the cosine, half the peak");

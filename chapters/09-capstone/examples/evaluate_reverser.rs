@@ -9,7 +9,7 @@ use support::Dev;
 
 fn main() {
     let dev = Dev::default();
-    let model = load_model(&dev).expect("the committed weights");
+    let model = load_model(&dev);
     let report = load_report();
     let config = &report.config;
     println!("Reverser: {} parameters", model.num_trainable_params());

@@ -3,7 +3,7 @@
 //! The page inlines the file when the book is built; `tests/explorer.rs` checks it is current.
 
 use ch09_capstone::explorer::{export, to_json};
-use ch09_capstone::trained::load_model;
+use ch09_capstone::trained::try_load_model;
 use support::Dev;
 
 /// Where the book's page finds the file (it includes it from `explorer/widget.html`).
@@ -11,7 +11,7 @@ const OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/explorer/
 
 fn main() {
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap_or_else(|e| {
+    let model = try_load_model(&dev).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1);
     });

@@ -8,7 +8,7 @@ use support::Dev;
 
 fn main() {
     let dev = Dev::default();
-    let model = load_model(&dev).expect("the committed weights");
+    let model = load_model(&dev);
     let shares = mirrored_shares(&model, &dev, &validation_set(&load_report().config));
     println!("share of output digits whose strongest cross-attention is on the mirrored input:");
     for (layer, heads) in shares.iter().enumerate() {

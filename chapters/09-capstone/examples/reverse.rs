@@ -3,7 +3,7 @@
 //! Prints `output:` and the answer, then the last layer's cross-attention (mean over heads).
 
 use ch09_capstone::attention::{cross_attention, render};
-use ch09_capstone::trained::load_model;
+use ch09_capstone::trained::try_load_model;
 use ch09_capstone::vocab::parse_digits;
 use ch09_capstone::MAX_DIGITS;
 use support::Dev;
@@ -15,7 +15,7 @@ fn main() {
         std::process::exit(2);
     });
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap_or_else(|e| {
+    let model = try_load_model(&dev).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1);
     });

@@ -21,9 +21,9 @@ fn main() {
         ProgressStyle::with_template("{bar:30} {pos}/{len} steps, {elapsed} {msg}")
             .expect("a valid template"),
     );
-    let run = train(&dev, &config, config.steps, |_, _, _, point| {
+    let run = train(&dev, &config, config.steps, |progress| {
         bar.inc(1);
-        if let Some(p) = point {
+        if let Some(p) = &progress.point {
             bar.set_message(format!(
                 "loss {:.3}, tokens {:.1} %, validation sequences {:.1} %",
                 p.loss,
@@ -33,7 +33,7 @@ fn main() {
         }
     });
     bar.finish();
-    let (model, machine) = (&run.trainer.model, support::machine::describe());
+    let (model, machine) = (&run.model, support::machine::describe());
     println!("trained {} steps in {:.1} s on {machine}", config.steps, run.seconds);
     let validation_accuracy = exact_accuracy(model, &dev, &validation_set(&config));
     println!("validation exact-sequence accuracy: {:.2} %", 100.0 * validation_accuracy);

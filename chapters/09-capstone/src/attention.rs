@@ -2,10 +2,11 @@
 
 use ch01_attention::{broadcast_mask, causal_allowed};
 use dfdx::prelude::*;
+use support::argmax;
 
 use crate::data::tokens;
 use crate::decode::greedy;
-use crate::model::{Reverser, HEADS};
+use crate::presets::{Reverser, HEADS};
 use crate::train::ids;
 use crate::vocab::{digit_token, SOS};
 
@@ -69,7 +70,7 @@ impl CrossAttention {
     pub fn mirrored_share(&self, layer: usize, head: usize) -> f64 {
         let n = self.input.len();
         let map = &self.maps[layer][head];
-        let hits = (0..n).filter(|&i| crate::train::argmax(&map[i]) == n - 1 - i).count();
+        let hits = (0..n).filter(|&i| argmax(&map[i]) == n - 1 - i).count();
         hits as f64 / n as f64
     }
 }
@@ -133,7 +134,7 @@ pub fn eos_strongest_positions<Dev: Device<f32>>(
         let read = cross_attention(model, dev, digits);
         if digits.iter().rev().eq(read.answer.iter()) {
             let mean = read.head_mean(layer);
-            counts[crate::train::argmax(&mean[digits.len()])] += 1;
+            counts[argmax(&mean[digits.len()])] += 1;
         }
     }
     counts

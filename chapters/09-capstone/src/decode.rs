@@ -4,10 +4,11 @@
 use ch01_attention::{broadcast_mask, causal_allowed};
 use ch06_masks::{encoder_mask, memory_mask};
 use dfdx::prelude::*;
+use support::argmax;
 
 use crate::data::tokens;
-use crate::model::{Reverser, HEADS, MAX_LEN};
-use crate::train::{argmax, ids};
+use crate::presets::{Reverser, HEADS, MAX_LEN};
+use crate::train::ids;
 use crate::vocab::{token_digit, EOS, PAD, SOS, VOCAB};
 
 // ANCHOR: greedy

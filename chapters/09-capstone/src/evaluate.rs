@@ -5,7 +5,7 @@ use dfdx::prelude::*;
 
 use crate::data::{LONGER_LENGTHS, UNSEEN_FROM_LENGTH};
 use crate::decode::count_reversed;
-use crate::model::Reverser;
+use crate::presets::Reverser;
 use crate::train::{longer_set, test_set, TrainConfig};
 
 /// One length: how many sequences of it were scored, and how many were reversed exactly.

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::attention::cross_attention;
 use crate::data::TRAIN_LENGTHS;
-use crate::model::Reverser;
+use crate::presets::Reverser;
 use crate::train::{held_out_set, longer_set, TrainConfig};
 use crate::trained::load_report;
 

@@ -6,7 +6,7 @@ use dfdx::prelude::*;
 use support::{BarChart, Heatmap, LineChart, Svg};
 
 use crate::attention::cross_attention;
-use crate::model::Reverser;
+use crate::presets::Reverser;
 use crate::report::Report;
 use crate::trained::{load_model, load_report};
 
@@ -74,7 +74,7 @@ pub fn cross_maps<Dev: Device<f32>>(model: &Reverser<Dev>, dev: &Dev) -> Vec<Hea
 /// Every figure of the chapter, by file name.
 pub fn all<Dev: Device<f32>>(dev: &Dev) -> Vec<(&'static str, Svg)> {
     let report = load_report();
-    let model = load_model(dev).expect("the committed weights");
+    let model = load_model(dev);
     let maps = cross_maps(&model, dev);
     vec![
         ("ch09-learning.svg", learning_curve(&report).to_svg()),

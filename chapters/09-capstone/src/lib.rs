@@ -6,25 +6,32 @@
 //!
 //! * [`vocab`]: PAD, SOS, EOS and the ten digits; input checks;
 //! * [`data`]: seeded random sequences, held-out sets, padded batches;
-//! * [`model`]: [`Reverser`], its sizes and its parameter table;
-//! * [`train`]: teacher forcing, cross-entropy with optional label smoothing, Adam with warm-up,
-//!   the validation and test sets;
+//! * [`presets`]: the configuration the book runs: [`Reverser`] and its sizes,
+//!   [`TrainConfig::reversal`];
+//! * [`model`]: a fresh [`Reverser`] and its parameter table;
+//! * [`train`](mod@train): teacher forcing, cross-entropy with optional label smoothing, Adam with
+//!   warm-up, the validation and test sets: [`train()`] and [`Trainer`];
 //! * [`decode`]: greedy decoding and exact-sequence accuracy;
 //! * [`evaluate`]: accuracy per length, recomputed from the weights;
 //! * [`attention`]: the decoder's cross-attention, read;
-//! * [`report`], [`trained`]: what a training run records, and the committed model.
+//! * [`report`], [`trained`]: what a training run records, and the committed model;
+//! * [`error`]: [`InvalidDigits`], and [`LoadError`] for committed files that do not load.
 
 pub mod attention;
 pub mod data;
 pub mod decode;
+pub mod error;
 pub mod evaluate;
 pub mod explorer;
 pub mod figures;
 pub mod model;
+pub mod presets;
 pub mod report;
 pub mod train;
 pub mod trained;
 pub mod vocab;
 
-pub use model::{new_model, Reverser, D_FF, D_MODEL, HEADS, LAYERS, MAX_DIGITS, MAX_LEN};
-pub use train::{TrainConfig, Trainer};
+pub use error::{InvalidDigits, LoadError};
+pub use model::new_model;
+pub use presets::{Reverser, D_FF, D_MODEL, HEADS, LAYERS, MAX_DIGITS, MAX_LEN};
+pub use train::{train, TrainConfig, Trainer};

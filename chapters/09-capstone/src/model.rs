@@ -1,31 +1,11 @@
-//! The model: chapter 5's encoder-decoder, sized to 169,933 parameters, and its parameter table.
+//! The model: chapter 5's encoder-decoder at the sizes of [`presets`](crate::presets), built
+//! fresh, and its parameter table.
 
-use ch05_blocks::{PostNorm, Seq2Seq};
 use dfdx::prelude::*;
 use support::params::{Count, ParamTable};
 
+use crate::presets::{Reverser, D_FF, D_MODEL, LAYERS, MAX_LEN};
 use crate::vocab::VOCAB;
-
-// ANCHOR: reverser
-/// Width of every token vector.
-pub const D_MODEL: usize = 64;
-/// Attention heads, each of `D_MODEL / HEADS` = 16 dimensions.
-pub const HEADS: usize = 4;
-/// Width of the feed-forward networks' hidden layer.
-pub const D_FF: usize = 128;
-/// Encoder blocks, and as many decoder blocks.
-pub const LAYERS: usize = 2;
-
-/// Chapter 5's [`Seq2Seq`] with 13 tokens on both sides and the sizes above, post-norm:
-/// 169,933 parameters.
-pub type Reverser<Dev> =
-    Seq2Seq<VOCAB, VOCAB, D_MODEL, HEADS, { D_MODEL / HEADS }, D_FF, LAYERS, PostNorm, f32, Dev>;
-// ANCHOR_END: reverser
-
-/// Positions the model accepts: the target is one token longer than the source.
-pub const MAX_LEN: usize = 24;
-/// The longest input: one position is left for the target's `EOS` (or `SOS`).
-pub const MAX_DIGITS: usize = MAX_LEN - 1;
 
 /// A fresh model from `dev`'s generator, accepting [`MAX_LEN`] positions, with `dropout`.
 pub fn new_model<Dev: Device<f32>>(dev: &Dev, dropout: f32) -> Reverser<Dev> {

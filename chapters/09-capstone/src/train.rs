@@ -6,11 +6,12 @@ use ch06_masks::MaskSet;
 use dfdx::optim::{Adam, AdamConfig};
 use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
-use support::optimizer_step;
+use support::{argmax, optimizer_step};
 
 use crate::data::{held_out, Batch, Sequences, LONGER_LENGTHS, TRAIN_LENGTHS, UNSEEN_FROM_LENGTH};
 use crate::decode::exact_accuracy;
-use crate::model::{new_model, Reverser, HEADS};
+use crate::model::new_model;
+use crate::presets::{Reverser, HEADS};
 use crate::report::Point;
 use crate::vocab::{PAD, VOCAB};
 
@@ -36,23 +37,6 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    // ANCHOR: config
-    /// The run the book reports.
-    pub fn reversal() -> Self {
-        TrainConfig {
-            seed: 0,
-            steps: 1000,
-            batch_size: 64,
-            peak_lr: 1e-3,
-            warmup_steps: 200,
-            label_smoothing: 0.0,
-            dropout: 0.0,
-            held_out: 1000,
-            validation: 200,
-        }
-    }
-    // ANCHOR_END: config
-
     // ANCHOR: schedule
     /// Linear warm-up to `peak_lr`, then `peak_lr * sqrt(warmup / step)`: the schedule of
     /// Vaswani et al. (2017), scaled so that its peak is `peak_lr`.
@@ -171,11 +155,6 @@ fn token_accuracy(logits: &[f32], batch: &Batch) -> f64 {
     right as f64 / all as f64
 }
 
-/// The index of the largest value (the first one on ties).
-pub fn argmax(row: &[f32]) -> usize {
-    row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
-}
-
 /// What the training stream of `config` draws of the short sequences that cannot be held out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShortDraws {
@@ -209,9 +188,22 @@ pub fn short_draws(config: &TrainConfig) -> ShortDraws {
 /// Steps between two points of the learning curve.
 pub const EVAL_EVERY: usize = 100;
 
-/// A finished (or stopped) run: the model's trainer and its learning curve.
-pub struct Run<Dev: Device<f32>> {
-    pub trainer: Trainer<Dev>,
+/// What a progress display sees after each step.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// counted from 1
+    pub step: usize,
+    /// this step's mean loss per real target token
+    pub loss: f32,
+    /// this step's share of real target tokens predicted right (teacher forcing)
+    pub token_accuracy: f64,
+    /// the learning curve's new point, on every [`EVAL_EVERY`]th step
+    pub point: Option<Point>,
+}
+
+/// A trained model and how it got there.
+pub struct Trained<Dev: Device<f32>> {
+    pub model: Reverser<Dev>,
     pub history: Vec<Point>,
     /// wall time of the steps and the learning-curve evaluations
     pub seconds: f64,
@@ -220,35 +212,37 @@ pub struct Run<Dev: Device<f32>> {
 /// Trains a fresh model (from `dev`'s generator: seed it with `config.seed`) for `steps` steps of
 /// `config` (`config.steps` for the whole run, fewer to stop early with the same schedule), with
 /// a point of the learning curve every [`EVAL_EVERY`] steps: the mean loss and token accuracy of
-/// those steps and the validation accuracy. `on_step` sees every step's loss and token accuracy.
+/// those steps and the validation accuracy. `on_step` is called after every step (for a progress
+/// bar).
 pub fn train<Dev: Device<f32>>(
     dev: &Dev,
     config: &TrainConfig,
     steps: usize,
-    mut on_step: impl FnMut(usize, f32, f64, Option<&Point>),
-) -> Run<Dev> {
+    mut on_step: impl FnMut(&Progress),
+) -> Trained<Dev> {
     let validation = validation_set(config);
     let mut trainer = Trainer::new(dev, config.clone());
     let start = std::time::Instant::now();
     let (mut history, mut loss_sum, mut acc_sum) = (Vec::new(), 0.0f32, 0.0f64);
     for step in 1..=steps {
-        let (loss, acc) = trainer.step();
+        let (loss, token_accuracy) = trainer.step();
         loss_sum += loss;
-        acc_sum += acc;
+        acc_sum += token_accuracy;
         let mut point = None;
         if step % EVAL_EVERY == 0 {
-            history.push(Point {
+            let new = Point {
                 step,
                 lr: config.lr_at(step - 1),
                 loss: loss_sum / EVAL_EVERY as f32,
                 token_accuracy: acc_sum / EVAL_EVERY as f64,
                 exact_accuracy: exact_accuracy(&trainer.model, dev, &validation),
                 seconds: start.elapsed().as_secs_f64(),
-            });
+            };
+            history.push(new.clone());
             (loss_sum, acc_sum) = (0.0, 0.0);
-            point = history.last();
+            point = Some(new);
         }
-        on_step(step, loss, acc, point);
+        on_step(&Progress { step, loss, token_accuracy, point });
     }
-    Run { trainer, history, seconds: start.elapsed().as_secs_f64() }
+    Trained { model: trainer.model, history, seconds: start.elapsed().as_secs_f64() }
 }

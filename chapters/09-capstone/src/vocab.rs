@@ -1,6 +1,6 @@
 //! The task's tokens: a padding token, start and end markers, and the ten digits.
 
-use ch04_positions::TokenOutOfVocab;
+use crate::error::InvalidDigits;
 
 /// Padding: fills a batch's shorter sequences; no attention reaches it, no loss counts it.
 pub const PAD: usize = 0;
@@ -21,52 +21,18 @@ pub fn token_digit(t: usize) -> Option<u8> {
     (3..VOCAB).contains(&t).then(|| (t - 3) as u8)
 }
 
-/// Why a sequence of digits cannot go into the model.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BadInput {
-    /// a number that is not a single digit 0-9
-    NotADigit(String),
-    /// no digits at all
-    Empty,
-    /// more digits than the model's positions allow (the target is one longer, with its EOS)
-    TooLong { len: usize, max: usize },
-}
-
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BadInput::NotADigit(s) => write!(
-                f,
-                "{s:?} is not a digit: the model reads the digits 0 to 9, one per argument"
-            ),
-            BadInput::Empty => write!(f, "no digits given: pass some, for example `-- 3 1 4 1 5`"),
-            BadInput::TooLong { len, max } => {
-                write!(f, "{len} digits is too long: the model accepts at most {max}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for BadInput {}
-
-impl From<TokenOutOfVocab> for BadInput {
-    fn from(e: TokenOutOfVocab) -> Self {
-        BadInput::NotADigit(e.token.to_string())
-    }
-}
-
 /// Parses command-line words into digits: each must be one of `0`..`9`.
-pub fn parse_digits(words: &[String], max: usize) -> Result<Vec<u8>, BadInput> {
+pub fn parse_digits(words: &[String], max: usize) -> Result<Vec<u8>, InvalidDigits> {
     let digits = words
         .iter()
         .map(|w| match w.trim().parse::<u8>() {
             Ok(d) if d <= 9 => Ok(d),
-            _ => Err(BadInput::NotADigit(w.clone())),
+            _ => Err(InvalidDigits::NotADigit(w.clone())),
         })
-        .collect::<Result<Vec<u8>, BadInput>>()?;
+        .collect::<Result<Vec<u8>, InvalidDigits>>()?;
     match digits.len() {
-        0 => Err(BadInput::Empty),
-        len if len > max => Err(BadInput::TooLong { len, max }),
+        0 => Err(InvalidDigits::Empty),
+        len if len > max => Err(InvalidDigits::TooLong { len, max }),
         _ => Ok(digits),
     }
 }
@@ -88,10 +54,16 @@ mod tests {
     fn bad_words_are_named() {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(parse_digits(&words(&["3", "1", "4"]), 5), Ok(vec![3, 1, 4]));
-        assert_eq!(parse_digits(&words(&["3", "12"]), 5), Err(BadInput::NotADigit("12".into())));
-        assert_eq!(parse_digits(&words(&["x"]), 5), Err(BadInput::NotADigit("x".into())));
-        assert_eq!(parse_digits(&[], 5), Err(BadInput::Empty));
-        assert_eq!(parse_digits(&words(&["1"; 6]), 5), Err(BadInput::TooLong { len: 6, max: 5 }));
-        assert!(BadInput::TooLong { len: 6, max: 5 }.to_string().contains("at most 5"));
+        assert_eq!(
+            parse_digits(&words(&["3", "12"]), 5),
+            Err(InvalidDigits::NotADigit("12".into()))
+        );
+        assert_eq!(parse_digits(&words(&["x"]), 5), Err(InvalidDigits::NotADigit("x".into())));
+        assert_eq!(parse_digits(&[], 5), Err(InvalidDigits::Empty));
+        assert_eq!(
+            parse_digits(&words(&["1"; 6]), 5),
+            Err(InvalidDigits::TooLong { len: 6, max: 5 })
+        );
+        assert!(InvalidDigits::TooLong { len: 6, max: 5 }.to_string().contains("at most 5"));
     }
 }

@@ -14,7 +14,7 @@ fn pct(x: f64) -> f64 {
 #[test]
 fn worked_example_mirrored_attention() {
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap();
+    let model = load_model(&dev);
     let shares = mirrored_shares(&model, &dev, &validation_set(&load_report().config));
     let rounded: Vec<Vec<f64>> =
         shares.iter().map(|l| l.iter().map(|&s| pct(s)).collect()).collect();
@@ -26,7 +26,7 @@ fn worked_example_mirrored_attention() {
 #[test]
 fn the_shown_sequence_is_an_anti_diagonal() {
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap();
+    let model = load_model(&dev);
     let read = cross_attention(&model, &dev, &SHOWN);
     assert_eq!(read.answer, vec![6, 2, 9, 5, 1, 4, 1, 3]);
     let (l, h) = SHOWN_HEAD;
@@ -43,7 +43,7 @@ fn the_shown_sequence_is_an_anti_diagonal() {
 #[test]
 fn worked_example_eos_row() {
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap();
+    let model = load_model(&dev);
     let counts = eos_strongest_positions(&model, &dev, &test_set(&load_report().config), 1);
     println!("EOS row, strongest input position (from the start): {counts:?}");
     assert_eq!(counts.iter().sum::<usize>(), 800, "every test sequence is reversed");

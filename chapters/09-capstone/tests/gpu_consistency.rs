@@ -21,7 +21,7 @@ fn gpu_matches_cpu() {
         )
     });
     let cpu = Cpu::default();
-    let (on_cpu, on_gpu) = (load_model(&cpu).unwrap(), load_model(&gpu).unwrap());
+    let (on_cpu, on_gpu) = (load_model(&cpu), load_model(&gpu));
     let src = vec![vec![6usize, 4, 7, 4, 8], vec![12, 11, 10, 9, 3]];
     let (memory_cpu, _) = on_cpu.try_encode(ids(&cpu, &src), None).unwrap();
     let (memory_gpu, _) = on_gpu.try_encode(ids(&gpu, &src), None).unwrap();

@@ -2,8 +2,10 @@
 //! of the built model and to PyTorch's count of the same part (`fixtures/params_reference.json`,
 //! from `fixtures/generate_params.py`), and the rows add up to the total.
 
+use ch05_blocks::{PreNorm, Seq2Seq};
 use ch09_capstone::model::parameter_table;
-use ch09_capstone::{new_model, MAX_DIGITS, MAX_LEN};
+use ch09_capstone::vocab::VOCAB;
+use ch09_capstone::{new_model, D_FF, D_MODEL, HEADS, LAYERS, MAX_DIGITS, MAX_LEN};
 use dfdx::prelude::*;
 use support::Dev;
 
@@ -69,10 +71,9 @@ fn pre_norm_and_builtin_layers_count_the_same() {
         assert_eq!(pytorch("builtin_layers", &format!("encoder_layer_{suffix}")), 33_472);
         assert_eq!(pytorch("builtin_layers", &format!("decoder_layer_{suffix}")), 50_240);
     }
-    let pre =
-        ch05_blocks::Seq2Seq::<13, 13, 64, 4, 16, 128, 2, ch05_blocks::PreNorm, f32, Dev>::new(
-            &Dev::default(),
-        );
+    type PreNormReverser =
+        Seq2Seq<VOCAB, VOCAB, D_MODEL, HEADS, { D_MODEL / HEADS }, D_FF, LAYERS, PreNorm, f32, Dev>;
+    let pre = PreNormReverser::new(&Dev::default());
     assert_eq!(pre.num_trainable_params(), 169_933);
     assert_eq!(pytorch("nn_transformer", "final_norms"), 256);
     assert_eq!(pytorch("nn_transformer", "total"), 169_933 + 256);

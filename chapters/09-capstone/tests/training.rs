@@ -58,7 +58,7 @@ fn runs_are_reproducible() {
 fn a_rerun_matches_the_committed_curve() {
     let report = load_report();
     let dev = Dev::seed_from_u64(report.config.seed);
-    let run = train(&dev, &report.config, EVAL_EVERY, |_, _, _, _| {});
+    let run = train(&dev, &report.config, EVAL_EVERY, |_| {});
     let (new, old) = (&run.history[0], &report.history[0]);
     assert_eq!(new.loss.to_bits(), old.loss.to_bits(), "loss {} vs {}", new.loss, old.loss);
     assert_eq!(new.token_accuracy.to_bits(), old.token_accuracy.to_bits());
@@ -72,9 +72,9 @@ fn a_rerun_matches_the_committed_curve() {
 fn full_run_reproduces_the_committed_weights() {
     let config = TrainConfig::reversal();
     let dev = Dev::seed_from_u64(config.seed);
-    let run = train(&dev, &config, config.steps, |_, _, _, _| {});
+    let run = train(&dev, &config, config.steps, |_| {});
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ch09-retrained.safetensors");
-    run.trainer.model.save_safetensors(&path).expect("write the weights");
+    run.model.save_safetensors(&path).expect("write the weights");
     let (new, old) = (std::fs::read(&path).unwrap(), std::fs::read(WEIGHTS).unwrap());
     assert!(new == old, "the retrained weights differ from {WEIGHTS}");
     // and the learning curve too, but for its wall times

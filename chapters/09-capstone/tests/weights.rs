@@ -4,7 +4,8 @@
 use ch09_capstone::decode::{exact_accuracy, greedy};
 use ch09_capstone::evaluate::{by_length, seen_and_unseen};
 use ch09_capstone::train::{short_draws, test_set, validation_set};
-use ch09_capstone::trained::{load_from, load_model, load_report, LoadError, WEIGHTS};
+use ch09_capstone::trained::{load_model, load_report, try_load_from, WEIGHTS};
+use ch09_capstone::LoadError;
 use ch09_capstone::TrainConfig;
 use dfdx::prelude::*;
 use support::Dev;
@@ -27,7 +28,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 #[test]
 fn worked_example_committed_model_reverses() {
     let dev = Dev::default();
-    let model = load_model(&dev).expect("the committed weights load");
+    let model = load_model(&dev);
     let report = load_report();
     let config = &report.config;
     assert_eq!((validation_set(config).len(), test_set(config).len()), (200, 800));
@@ -56,10 +57,10 @@ fn worked_example_short_sequences_drawn() {
 #[test]
 fn saved_weights_reload_bit_identical() {
     let dev = Dev::default();
-    let model = load_model(&dev).unwrap();
+    let model = load_model(&dev);
     let path = temp("copy.safetensors");
     model.save_safetensors(&path).unwrap();
-    let again = load_from(&dev, &path).unwrap();
+    let again = try_load_from(&dev, &path).unwrap();
     let src = dev.tensor_from_vec(vec![4usize, 5, 6, 7], (1, 4));
     let (a, _) = model.try_encode(src.clone(), None).unwrap();
     let (b, _) = again.try_encode(src, None).unwrap();
@@ -69,14 +70,14 @@ fn saved_weights_reload_bit_identical() {
 #[test]
 fn bad_weight_files_are_named() {
     let dev = Dev::default();
-    let missing = load_from(&dev, temp("nothing-here.safetensors")).unwrap_err();
-    assert!(matches!(missing, LoadError::Missing(_)));
+    let missing = try_load_from(&dev, temp("nothing-here.safetensors")).unwrap_err();
+    assert!(matches!(missing, LoadError::Missing { .. }));
     assert!(missing.to_string().contains("no such file"), "{missing}");
 
     let bytes = std::fs::read(WEIGHTS).unwrap();
     let truncated = temp("truncated.safetensors");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    let e = load_from(&dev, &truncated).unwrap_err();
+    let e = try_load_from(&dev, &truncated).unwrap_err();
     assert!(matches!(e, LoadError::Mismatch { .. }), "{e}");
     assert!(e.to_string().contains("does not hold this model's weights"), "{e}");
 
@@ -85,6 +86,6 @@ fn bad_weight_files_are_named() {
         ch05_blocks::Seq2Seq::<13, 13, 32, 4, 8, 64, 2, ch05_blocks::PostNorm, f32, Dev>::new(&dev);
     let path = temp("other-shapes.safetensors");
     other.save_safetensors(&path).unwrap();
-    let e = load_from(&dev, &path).unwrap_err();
+    let e = try_load_from(&dev, &path).unwrap_err();
     assert!(matches!(e, LoadError::Mismatch { .. }), "{e}");
 }
