@@ -1,6 +1,7 @@
 //! The Vision Transformer: patch tokens, a learnable `[CLS]` token, learnable position embeddings,
 //! chapter 5's pre-norm encoder, a final layer norm and a classifier on the `[CLS]` output.
 
+use ch05_blocks::dropout::assert_probability;
 use ch05_blocks::{dropout, Encoder, LayerNorm, Mode, PreNorm, DEFAULT_DROPOUT};
 use dfdx::nn::modules::Linear;
 use dfdx::nn::{
@@ -150,12 +151,9 @@ impl<
     /// Sets every dropout probability of the model: the embeddings', and the attention, residual
     /// and feed-forward dropout of every block.
     pub fn set_dropout(&mut self, p: f32) {
-        assert!((0.0..1.0).contains(&p), "dropout probability must be in [0, 1), got {p}");
+        assert_probability(p);
         self.dropout = p;
-        for block in &mut self.encoder.layers {
-            block.dropout = p;
-            block.ffn.dropout = p;
-        }
+        self.encoder.set_dropout(p);
     }
 
     /// Images `(batch, C, IMG, IMG)` to the encoder's input `(batch, SEQ, M)`: patch tokens, the

@@ -31,11 +31,10 @@ pub fn cross_attention<Dev: Device<f32>>(
     let src = vec![tokens(digits).0];
     let tgt: Vec<usize> =
         std::iter::once(SOS).chain(answer.iter().map(|&d| digit_token(d))).collect();
-    let (memory, _) = model.try_encode(ids(dev, &src), None).expect("valid ids");
+    let (memory, _) = model.encode(ids(dev, &src), None);
     let causal = broadcast_mask(causal_allowed(dev, tgt.len()), 1, Const::<HEADS>);
-    let (_, layers) = model
-        .try_decode(ids(dev, std::slice::from_ref(&tgt)), &memory, Some(&causal), None)
-        .expect("valid ids");
+    let (_, layers) =
+        model.decode(ids(dev, std::slice::from_ref(&tgt)), &memory, Some(&causal), None);
     let (rows, cols) = (tgt.len(), digits.len());
     let maps = layers
         .iter()

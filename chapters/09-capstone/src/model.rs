@@ -11,15 +11,7 @@ use crate::vocab::VOCAB;
 pub fn new_model<Dev: Device<f32>>(dev: &Dev, dropout: f32) -> Reverser<Dev> {
     let mut model = Reverser::new(dev);
     model.max_len = MAX_LEN;
-    model.dropout = dropout;
-    for layer in &mut model.encoder.layers {
-        layer.dropout = dropout;
-        layer.ffn.dropout = dropout;
-    }
-    for layer in &mut model.decoder.layers {
-        layer.dropout = dropout;
-        layer.ffn.dropout = dropout;
-    }
+    model.set_dropout(dropout);
     model
 }
 

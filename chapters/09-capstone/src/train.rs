@@ -116,8 +116,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
         let grads = self.grads.take().unwrap_or_else(|| self.model.alloc_grads());
         let src = ids(&self.dev, &batch.src).traced(grads);
         let tgt = ids(&self.dev, &batch.tgt_in).put_tape(OwnedTape::default());
-        let logits =
-            self.model.try_forward(src, tgt, masks.as_seq2seq(), Mode::Train).expect("valid ids");
+        let logits = self.model.forward(src, tgt, masks.as_seq2seq(), Mode::Train);
         let accuracy = token_accuracy(&logits.as_vec(), &batch);
         // cross-entropy summed over the real tokens (padding rows of `targets` are all 0)
         let loss = (logits.log_softmax::<Axis<2>>() * targets).sum::<Rank0, _>().negate() / real;
