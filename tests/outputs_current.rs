@@ -3,8 +3,8 @@
 //! Each `chapters/*/outputs/NAME.txt` is run again (`cargo run -p <chapter> --example NAME`) and
 //! compared line by line; regenerate them all with `cargo xtask outputs`.
 
-use workspace_checks::outputs;
-use workspace_checks::workspace_root;
+use workspace_tools::outputs;
+use workspace_tools::workspace_root;
 
 #[test]
 fn book_outputs_match_their_programs() {

@@ -16,9 +16,10 @@
 //! A program that prints a Markdown table (a parameter table) is included from its second line
 //! (`{{#include ../../chapters/NN-name/outputs/NAME.txt:2:}}`) so that the table renders, and the
 //! page names its command in the text instead.
-//! `cargo xtask outputs` regenerates every such file; the test `tests/outputs_current.rs` runs each
-//! example again and fails on the first line that differs.
+//! `cargo xtask outputs` regenerates every such file; the workspace check
+//! `tests/outputs_current.rs` runs each example again and fails on the first line that differs.
 
+use crate::Chapter;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,50 +54,26 @@ impl Output {
     }
 }
 
-/// The package name declared in `dir/Cargo.toml`.
-pub fn package_name(dir: &Path) -> Result<String> {
-    let manifest_path = dir.join("Cargo.toml");
-    let manifest = std::fs::read_to_string(&manifest_path)
-        .with_context(|| format!("reading {}", manifest_path.display()))?;
-    manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("name = ").map(|n| n.trim().trim_matches('"').to_string()))
-        .with_context(|| format!("no package name in {}", manifest_path.display()))
+impl Output {
+    /// The output file `path` of `chapter`; its example must exist.
+    pub(crate) fn new(chapter: &Chapter, path: PathBuf) -> Result<Output> {
+        let example = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        if !chapter.dir.join("examples").join(format!("{example}.rs")).exists() {
+            bail!("{} has no program: there is no examples/{example}.rs beside it", path.display());
+        }
+        let args = match std::fs::read_to_string(path.with_extension("args")) {
+            Ok(line) => line.split_whitespace().map(String::from).collect(),
+            Err(_) => Vec::new(),
+        };
+        Ok(Output { path, package: chapter.package.clone(), example, args })
+    }
 }
 
-/// Every `chapters/*/outputs/*.txt` under `root`, in path order.
+/// Every chapter's `outputs/*.txt` under `root`, in chapter order.
 pub fn all(root: &Path) -> Result<Vec<Output>> {
     let mut out = Vec::new();
-    let mut chapters: Vec<PathBuf> = std::fs::read_dir(root.join("chapters"))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<std::io::Result<_>>()?;
-    chapters.sort();
-    for dir in chapters {
-        let outputs = dir.join("outputs");
-        if !outputs.is_dir() {
-            continue;
-        }
-        let package = package_name(&dir)?;
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&outputs)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<std::io::Result<_>>()?;
-        files.sort();
-        for path in files {
-            if path.extension().is_some_and(|e| e == "txt") {
-                let example = path.file_stem().unwrap().to_string_lossy().to_string();
-                if !dir.join("examples").join(format!("{example}.rs")).exists() {
-                    bail!(
-                        "{} has no program: there is no examples/{example}.rs beside it",
-                        path.display()
-                    );
-                }
-                let args = match std::fs::read_to_string(path.with_extension("args")) {
-                    Ok(line) => line.split_whitespace().map(String::from).collect(),
-                    Err(_) => Vec::new(),
-                };
-                out.push(Output { path, package: package.clone(), example, args });
-            }
-        }
+    for chapter in Chapter::all(root)? {
+        out.extend(chapter.outputs()?);
     }
     Ok(out)
 }
