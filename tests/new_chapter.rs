@@ -27,7 +27,7 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A temporary workspace holding what the checks read.
-fn workspace_copy() -> tempfile::TempDir {
+pub(crate) fn workspace_copy() -> tempfile::TempDir {
     let root = workspace_root();
     let tmp = tempfile::tempdir().unwrap();
     for dir in ["book", "chapters", "notebooks"] {
