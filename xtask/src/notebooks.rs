@@ -19,8 +19,7 @@ pub fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
     for nb in &nbs {
         let start = Instant::now();
         println!("run   {} ...", nb.strip_prefix(root)?.display());
-        let (executed, problems) =
-            notebook::execute(nb, &root.join("target/notebooks"))?;
+        let (executed, problems) = notebook::execute(nb, &root.join("target/notebooks"))?;
         let rel = executed.strip_prefix(root).unwrap_or(&executed);
         let first = notebook::read(&executed)
             .ok()

@@ -25,7 +25,10 @@ pub fn test(root: &Path) -> Result<()> {
     step("book build, browser check, notebooks executed", &|| {
         // the workspace checks' ignored tests (`browser::`, `notebooks::`), one at a time
         let ignored = ["--", "--ignored", "--test-threads=1"];
-        cargo(root, &[&["test", "-p", "workspace-checks", "--test", "checks"][..], &ignored].concat())
+        cargo(
+            root,
+            &[&["test", "-p", "workspace-checks", "--test", "checks"][..], &ignored].concat(),
+        )
     })?;
     step("CUDA path type-checked (dfdx ci-check)", &|| cuda_check(root))?;
     println!("\n==== summary ====");

@@ -40,8 +40,8 @@ use std::path::{Path, PathBuf};
 pub use output::{check_output, visible_text};
 pub use problem::Problem;
 pub use render::{build, dedent_code_blocks};
-pub use server::{content_type, serve, serve_in_background, ServerHandle};
 pub use scan::math_spans;
+pub use server::{content_type, serve, serve_in_background, ServerHandle};
 pub use sources::{check_sources, find_problems};
 pub use structure::{pages, Page};
 

@@ -93,7 +93,8 @@ impl Chapter {
     pub fn all(root: &Path) -> Result<Vec<Chapter>> {
         let dir = root.join("chapters");
         let mut slugs = Vec::new();
-        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?
         {
             let name = entry?.file_name().to_string_lossy().to_string();
             slugs.push(Slug::parse(&name).context("in chapters/")?);
@@ -140,9 +141,23 @@ mod tests {
     #[test]
     fn slugs() {
         let s = Slug::parse("04-positions").unwrap();
-        assert_eq!((s.number(), s.as_str(), s.package()), (4, "04-positions", "ch04-positions".into()));
+        assert_eq!(
+            (s.number(), s.as_str(), s.package()),
+            (4, "04-positions", "ch04-positions".into())
+        );
         assert_eq!(Slug::parse("10-language-models2").unwrap().number(), 10);
-        for bad in ["4-positions", "004-x", "00-zero", "04", "04-", "04-Positions", "04-two--dashes", "04-x_y", "ab-cd", "04-9lives"] {
+        for bad in [
+            "4-positions",
+            "004-x",
+            "00-zero",
+            "04",
+            "04-",
+            "04-Positions",
+            "04-two--dashes",
+            "04-x_y",
+            "ab-cd",
+            "04-9lives",
+        ] {
             assert!(Slug::parse(bad).is_err(), "{bad} was accepted");
         }
     }

@@ -48,7 +48,9 @@ pub fn names(root: &Path) -> Result<Vec<String>> {
         .filter(|s| s.starts_with(|c: char| c.is_ascii_digit()));
     for stem in chapter_pages {
         if !slugs.contains(stem.as_str()) {
-            out.push(format!("book/src/{stem}.md is no chapter's page: there is no chapters/{stem}/"));
+            out.push(format!(
+                "book/src/{stem}.md is no chapter's page: there is no chapters/{stem}/"
+            ));
         }
     }
     for stem in stems(&root.join("notebooks"), "ipynb")? {

@@ -60,4 +60,3 @@ pub fn read(path: &Path) -> Result<Value> {
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))
 }
-

@@ -85,7 +85,9 @@ fn check_title(title: &str) -> Result<()> {
         bail!("the title {title:?} is empty or starts or ends with a space");
     }
     if let Some(c) = title.chars().find(|c| "|[]`\"\\".contains(*c) || c.is_control()) {
-        bail!("the title {title:?} has {c:?}, which would break a table row, a link or a TOML string");
+        bail!(
+            "the title {title:?} has {c:?}, which would break a table row, a link or a TOML string"
+        );
     }
     Ok(())
 }

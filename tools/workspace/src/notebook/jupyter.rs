@@ -67,4 +67,3 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
     let problems = check_executed(&read(&executed)?)?;
     Ok((executed, problems))
 }
-
