@@ -20,7 +20,7 @@ pub fn figures(root: &Path) -> Result<()> {
 /// To add one, create the (empty) file `chapters/<slug>/outputs/NAME.txt` for the example
 /// `examples/NAME.rs`, run this, and include the file in the page.
 pub fn outputs(root: &Path) -> Result<()> {
-    let all = outputs::all(root)?;
+    let all = Chapter::all_outputs(root)?;
     for (i, output) in all.iter().enumerate() {
         let rel = output.path.strip_prefix(root).unwrap_or(&output.path);
         println!("[{}/{}] {} -> {}", i + 1, all.len(), output.command(), rel.display());

@@ -103,6 +103,15 @@ impl Chapter {
         slugs.into_iter().map(|slug| Chapter::new(root, slug)).collect()
     }
 
+    /// Every chapter's printed outputs, in chapter order.
+    pub fn all_outputs(root: &Path) -> Result<Vec<Output>> {
+        let mut out = Vec::new();
+        for chapter in Chapter::all(root)? {
+            out.extend(chapter.outputs()?);
+        }
+        Ok(out)
+    }
+
     /// The chapter's number.
     pub fn number(&self) -> u32 {
         self.slug.number()
@@ -130,7 +139,7 @@ impl Chapter {
             .collect::<std::io::Result<_>>()?;
         files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
         files.sort();
-        files.into_iter().map(|path| Output::new(self, path)).collect()
+        files.into_iter().map(|path| Output::new(&self.dir, &self.package, path)).collect()
     }
 }
 

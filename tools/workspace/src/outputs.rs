@@ -19,7 +19,6 @@
 //! `cargo xtask outputs` regenerates every such file; the workspace check
 //! `tests/outputs_current.rs` runs each example again and fails on the first line that differs.
 
-use crate::Chapter;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,27 +54,18 @@ impl Output {
 }
 
 impl Output {
-    /// The output file `path` of `chapter`; its example must exist.
-    pub(crate) fn new(chapter: &Chapter, path: PathBuf) -> Result<Output> {
+    /// The output file `path` of the package `package` in `dir`; its example must exist.
+    pub(crate) fn new(dir: &Path, package: &str, path: PathBuf) -> Result<Output> {
         let example = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
-        if !chapter.dir.join("examples").join(format!("{example}.rs")).exists() {
+        if !dir.join("examples").join(format!("{example}.rs")).exists() {
             bail!("{} has no program: there is no examples/{example}.rs beside it", path.display());
         }
         let args = match std::fs::read_to_string(path.with_extension("args")) {
             Ok(line) => line.split_whitespace().map(String::from).collect(),
             Err(_) => Vec::new(),
         };
-        Ok(Output { path, package: chapter.package.clone(), example, args })
+        Ok(Output { path, package: package.to_string(), example, args })
     }
-}
-
-/// Every chapter's `outputs/*.txt` under `root`, in chapter order.
-pub fn all(root: &Path) -> Result<Vec<Output>> {
-    let mut out = Vec::new();
-    for chapter in Chapter::all(root)? {
-        out.extend(chapter.outputs()?);
-    }
-    Ok(out)
 }
 
 /// Runs the example with cargo (same profile as `cargo run`) and returns what it printed.
