@@ -83,6 +83,6 @@ fn no_output_block_is_typed_by_hand() {
     assert!(
         typed.is_empty(),
         "these ```text blocks are typed by hand; print them from an example and include \
-         chapters/NN-name/outputs/NAME.txt instead: {typed:?}"
+         chapters/<slug>/outputs/NAME.txt instead: {typed:?}"
     );
 }
