@@ -1,45 +1,18 @@
 //! The book's sources are valid and it renders offline: includes resolve, no uncompiled Rust,
 //! math rendered at build time, diagrams handed to the bundled mermaid.js, nothing from a CDN.
 //!
-//! These tests need no browser; `tests/browser.rs` opens the rendered pages in chromium.
+//! These tests need no browser; `browser.rs` opens the rendered pages in chromium. That
+//! `SUMMARY.md` lists every chapter's page in order is checked by `layout.rs`.
 
 use regex::Regex;
 use std::fs;
 use std::path::{Path, PathBuf};
-use workspace_checks::workspace_root;
+use workspace_tools::workspace_root;
 
 #[test]
 fn real_book_sources_are_valid() {
     if let Err(e) = bookbuild::check_sources(&workspace_root()) {
         panic!("{e:#}");
-    }
-}
-
-/// `SUMMARY.md` lists the introduction, then the chapters `01-*.md`, `02-*.md`, ... in order with
-/// no gap, then the references; and every chapter crate `chapters/NN-*` has its page `NN-*.md`.
-#[test]
-fn summary_lists_the_chapters_in_order() {
-    let root = workspace_root();
-    let pages = bookbuild::pages(&root).expect("SUMMARY.md and its pages load");
-    let files: Vec<String> = pages.iter().map(|p| p.source.display().to_string()).collect();
-    assert_eq!(files.first().map(String::as_str), Some("introduction.md"), "{files:?}");
-    assert_eq!(files.last().map(String::as_str), Some("references.md"), "{files:?}");
-    let chapters = &files[1..files.len() - 1];
-    for (i, file) in chapters.iter().enumerate() {
-        let want = format!("{:02}-", i + 1);
-        assert!(
-            file.starts_with(&want),
-            "page {} of the chapters is {file}, expected {want}*.md",
-            i + 1
-        );
-    }
-    for krate in fs::read_dir(root.join("chapters")).unwrap() {
-        let name = krate.unwrap().file_name().to_string_lossy().to_string();
-        let prefix = &name[..3]; // "NN-"
-        assert!(
-            chapters.iter().any(|f| f.starts_with(prefix)),
-            "chapters/{name} has no page {prefix}*.md in SUMMARY.md"
-        );
     }
 }
 

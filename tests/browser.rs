@@ -7,7 +7,7 @@
 //! gets wrong, goes to `target/book-screenshots/09-capstone-explorer.png`.
 //!
 //! Ignored by default because it needs chromium:
-//! `cargo test -p workspace-checks --test browser -- --ignored`
+//! `cargo test -p workspace-checks --test checks browser:: -- --ignored`
 //! (install it with `sudo apt-get install chromium`, or point `CHROME` at a Chrome/Chromium binary).
 
 use headless_chrome::protocol::cdp::types::Event;
@@ -18,11 +18,9 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use workspace_checks::workspace_root;
+use workspace_tools::workspace_root;
 
-#[path = "browser/explorer.rs"]
 mod explorer;
-#[path = "browser/screenshot.rs"]
 mod screenshot;
 
 use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};

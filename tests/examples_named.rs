@@ -9,8 +9,13 @@
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
-use workspace_checks::notebook::{read, text_of};
-use workspace_checks::{packages, workspace_root};
+use workspace_tools::notebook::{read, text_of};
+use workspace_tools::workspace_root;
+
+/// Every package of the workspace with its example names.
+pub(crate) fn packages() -> BTreeMap<String, BTreeSet<String>> {
+    workspace_tools::manifest::packages(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}"))
+}
 
 /// One reference to a package, or to an example of one, found in a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +136,7 @@ fn mentions(text: &str) -> Vec<Mention> {
 
 /// What is wrong with the mentions in `text` (found in `place`), given each package's examples;
 /// and how many mentions there were.
-fn check(
+pub(crate) fn check(
     place: &str,
     text: &str,
     packages: &BTreeMap<String, BTreeSet<String>>,
@@ -182,14 +187,9 @@ fn texts() -> Vec<(String, String)> {
     let rel = |p: &std::path::Path| p.strip_prefix(&root).unwrap().display().to_string();
     let mut out: Vec<(String, String)> =
         files.iter().map(|f| (rel(f), std::fs::read_to_string(f).unwrap())).collect();
-    let mut notebooks: Vec<_> = std::fs::read_dir(root.join("notebooks"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ipynb"))
-        .collect();
-    notebooks.sort();
-    assert!(!notebooks.is_empty(), "no notebooks/*.ipynb found");
-    for nb in notebooks {
+    let chapters = workspace_tools::Chapter::all(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(!chapters.is_empty(), "no chapters found");
+    for nb in chapters.into_iter().map(|c| c.notebook) {
         let json = read(&nb).unwrap_or_else(|e| panic!("{e:#}"));
         for (i, cell) in json["cells"].as_array().expect("a notebook has cells").iter().enumerate()
         {

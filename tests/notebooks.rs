@@ -6,18 +6,12 @@
 //! and say how to install them.
 
 use std::path::PathBuf;
-use workspace_checks::notebook::{check_source, execute, read};
-use workspace_checks::workspace_root;
+use workspace_tools::notebook::{check_source, execute, read, Problem};
+use workspace_tools::{workspace_root, Chapter};
 
+/// Every chapter's notebook (that each exists is checked by `layout.rs`).
 fn notebooks() -> Vec<PathBuf> {
-    let dir = workspace_root().join("notebooks");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ipynb"))
-        .collect();
-    v.sort();
-    v
+    Chapter::all(&workspace_root()).unwrap().into_iter().map(|c| c.notebook).collect()
 }
 
 fn out_dir(name: &str) -> PathBuf {
@@ -25,27 +19,14 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 #[test]
-fn every_chapter_has_a_clean_notebook() {
-    let nbs = notebooks();
-    for chapter in std::fs::read_dir(workspace_root().join("chapters")).unwrap() {
-        let name = chapter.unwrap().file_name().to_string_lossy().to_string();
-        let num = &name[..2];
-        assert!(
-            nbs.iter().any(|p| p
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(&format!("{num}-"))),
-            "chapter {name} has no notebooks/{num}-*.ipynb"
-        );
-    }
-    for nb in &nbs {
+fn every_notebook_is_committed_clean() {
+    for nb in &notebooks() {
         let problems = check_source(&read(nb).unwrap()).unwrap();
         assert!(problems.is_empty(), "{}:\n{}", nb.display(), list(&problems));
     }
 }
 
-fn list(p: &[workspace_checks::notebook::Problem]) -> String {
+fn list(p: &[Problem]) -> String {
     p.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
 }
 

@@ -3,13 +3,13 @@
 //! Each `chapters/*/outputs/NAME.txt` is run again (`cargo run -p <chapter> --example NAME`) and
 //! compared line by line; regenerate them all with `cargo xtask outputs`.
 
-use workspace_checks::outputs;
-use workspace_checks::workspace_root;
+use workspace_tools::outputs;
+use workspace_tools::{workspace_root, Chapter};
 
 #[test]
 fn book_outputs_match_their_programs() {
     let root = workspace_root();
-    let all = outputs::all(&root).expect("list the outputs");
+    let all = Chapter::all_outputs(&root).expect("list the outputs");
     assert!(!all.is_empty(), "no chapters/*/outputs/*.txt found");
     let mut stale = Vec::new();
     for output in &all {
@@ -34,7 +34,7 @@ fn every_output_file_is_shown_in_the_book() {
             book.push_str(&std::fs::read_to_string(&page).unwrap());
         }
     }
-    for output in outputs::all(&root).unwrap() {
+    for output in Chapter::all_outputs(&root).unwrap() {
         let rel = output.path.strip_prefix(&root).unwrap().display().to_string();
         let whole = book.contains(&format!("{{{{#include ../../{rel}}}}}"));
         // a Markdown table is included from its second line, below its command line; the page
@@ -83,6 +83,6 @@ fn no_output_block_is_typed_by_hand() {
     assert!(
         typed.is_empty(),
         "these ```text blocks are typed by hand; print them from an example and include \
-         chapters/NN-name/outputs/NAME.txt instead: {typed:?}"
+         chapters/<slug>/outputs/NAME.txt instead: {typed:?}"
     );
 }

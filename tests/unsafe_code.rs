@@ -3,7 +3,7 @@
 //! allowance of the `unsafe_code` lint anywhere else fails here, so it gets looked at.
 
 use std::path::{Path, PathBuf};
-use workspace_checks::workspace_root;
+use workspace_tools::workspace_root;
 
 const ALLOWED: [&str; 2] =
     ["chapters/08-efficient/src/fast/gemm.rs", "chapters/08-efficient/src/fast/simd.rs"];

@@ -5,16 +5,16 @@
 
 use regex::Regex;
 use std::path::{Path, PathBuf};
-use workspace_checks::workspace_root;
+use workspace_tools::workspace_root;
 
 /// Phrases that point at material the reader does not have. RNG seeds ("seeded", "seed 7") are
 /// fine; these are not.
-const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
+pub(crate) const FORBIDDEN: &str = r"(?i)\bthe sources\b|\bthe sources'|\bthe seeds?\b|\bthe seed's\b|\bseed(?:Model|_form)\b|\bthe source articles?\b|\bthe articles?\b";
 
 /// Goals spoken of as if the reader knew them ("the target was 10×", "the floor of the target").
 /// A chapter states its goals as its own, with why, before it measures them, and then speaks of
 /// "its goal"; "target" stays free for what a model must predict ("target tokens").
-const UNINTRODUCED_GOAL: &str = r"(?i)\bthe target (?:was|is|of)\b|\bthe targets (?:were|are)\b|\bfloor of the target\b|\btargets? of at (?:least|most)\b|\b(?:meets?|met|miss(?:es|ed)?) (?:its|the) targets?\b|\bthe [^ ]+ target set for\b";
+pub(crate) const UNINTRODUCED_GOAL: &str = r"(?i)\bthe target (?:was|is|of)\b|\bthe targets (?:were|are)\b|\bfloor of the target\b|\btargets? of at (?:least|most)\b|\b(?:meets?|met|miss(?:es|ed)?) (?:its|the) targets?\b|\bthe [^ ]+ target set for\b";
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {

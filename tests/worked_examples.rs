@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use workspace_checks::workspace_root;
+use workspace_tools::workspace_root;
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
@@ -18,10 +18,10 @@ fn files(dir: &Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Identifiers in backticks that look like test names.
-fn named_in_book() -> BTreeSet<String> {
+/// Identifiers in backticks that look like test names, in the pages under `root`.
+pub(crate) fn named_in_book(root: &Path) -> BTreeSet<String> {
     let mut pages = Vec::new();
-    files(&workspace_root().join("book/src"), "md", &mut pages);
+    files(&root.join("book/src"), "md", &mut pages);
     let mut names = BTreeSet::new();
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();
@@ -39,10 +39,10 @@ fn named_in_book() -> BTreeSet<String> {
     names
 }
 
-/// `fn name` of every test function in the chapter crates.
-fn test_functions() -> BTreeSet<String> {
+/// `fn name` of every function in the chapter crates under `root`.
+pub(crate) fn test_functions(root: &Path) -> BTreeSet<String> {
     let mut sources = Vec::new();
-    files(&workspace_root().join("chapters"), "rs", &mut sources);
+    files(&root.join("chapters"), "rs", &mut sources);
     let mut names = BTreeSet::new();
     for src in sources {
         let text = std::fs::read_to_string(&src).unwrap();
@@ -60,17 +60,17 @@ fn test_functions() -> BTreeSet<String> {
 
 #[test]
 fn every_test_the_book_names_exists() {
-    let book = named_in_book();
+    let book = named_in_book(&workspace_root());
     assert!(book.len() >= 10, "the book names only {} tests: {book:?}", book.len());
-    let tests = test_functions();
+    let tests = test_functions(&workspace_root());
     let missing: Vec<_> = book.iter().filter(|n| !tests.contains(*n)).collect();
     assert!(missing.is_empty(), "the book names tests that do not exist: {missing:?}");
 }
 
 #[test]
 fn every_worked_example_test_is_named_in_the_book() {
-    let book = named_in_book();
-    let unnamed: Vec<_> = test_functions()
+    let book = named_in_book(&workspace_root());
+    let unnamed: Vec<_> = test_functions(&workspace_root())
         .into_iter()
         .filter(|n| n.starts_with("worked_example_") && !book.contains(n))
         .collect();

@@ -1,16 +1,15 @@
 //! Generated files the book includes: figures (SVG) and printed outputs (text).
 
-use crate::run::{cargo, chapters};
+use crate::run::cargo;
 use anyhow::Result;
 use std::path::Path;
-use workspace_checks::outputs;
+use workspace_tools::{outputs, Chapter};
 
 /// Every chapter crate with an `examples/chNN-figures.rs` writes its figures into the book.
 pub fn figures(root: &Path) -> Result<()> {
-    for (dir, name) in chapters(root)? {
-        let example = format!("ch{}-figures", &dir.file_name().unwrap().to_string_lossy()[..2]);
-        if dir.join("examples").join(format!("{example}.rs")).exists() {
-            cargo(root, &["run", "-p", &name, "--example", &example])?;
+    for chapter in Chapter::all(root)? {
+        if let Some(example) = chapter.figures_example() {
+            cargo(root, &["run", "-p", &chapter.package, "--example", &example])?;
         }
     }
     Ok(())
@@ -18,10 +17,10 @@ pub fn figures(root: &Path) -> Result<()> {
 
 /// Runs the example behind every `chapters/*/outputs/NAME.txt` and writes what it printed there.
 ///
-/// To add one, create the (empty) file `chapters/NN-name/outputs/NAME.txt` for the example
+/// To add one, create the (empty) file `chapters/<slug>/outputs/NAME.txt` for the example
 /// `examples/NAME.rs`, run this, and include the file in the page.
 pub fn outputs(root: &Path) -> Result<()> {
-    let all = outputs::all(root)?;
+    let all = Chapter::all_outputs(root)?;
     for (i, output) in all.iter().enumerate() {
         let rel = output.path.strip_prefix(root).unwrap_or(&output.path);
         println!("[{}/{}] {} -> {}", i + 1, all.len(), output.command(), rel.display());

@@ -12,6 +12,7 @@
 //! | `notebooks [NAME]` | execute the notebooks headless and check their outputs | [`notebooks`] |
 //! | `test` | everything: lints, Rust tests, book, browser, notebooks, CUDA type-check | [`suite`] |
 //! | `bench [ch08]` | the criterion benchmarks; chapter 8's results, tables and plots | [`bench`] |
+//! | `new-chapter NN-slug "Title"` | scaffold a chapter that passes every check as created | `workspace_tools::scaffold` |
 
 mod bench;
 mod check;
@@ -35,7 +36,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   setup              install Jupyter, the evcxr kernel and chromium
   notebooks [NAME]   execute the notebooks headless and check them
   test               every test (the README's test command)
-  bench [ch08]       the criterion benchmarks; chapter 8's results, tables, plots";
+  bench [ch08]       the criterion benchmarks; chapter 8's results, tables, plots
+  new-chapter NN-slug \"Title\"
+                     scaffold the next chapter: crate, page, notebook, table rows";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,7 +49,7 @@ fn main() {
 }
 
 fn dispatch(args: &[String]) -> Result<()> {
-    let root = run::root();
+    let root = workspace_tools::workspace_root();
     match args.first().map(String::as_str) {
         Some("serve") => {
             let port = match args.iter().position(|a| a == "--port") {
@@ -79,6 +82,10 @@ fn dispatch(args: &[String]) -> Result<()> {
             Some("ch08") => bench::bench(&root, Some("ch08")),
             Some(other) => bail!("cargo xtask bench [ch08]: unknown argument {other:?}"),
         },
+        Some("new-chapter") => match &args[1..] {
+            [slug, title] => new_chapter(&root, slug, title),
+            _ => bail!("usage: cargo xtask new-chapter NN-slug \"Title\" (two arguments)"),
+        },
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -88,4 +95,15 @@ fn dispatch(args: &[String]) -> Result<()> {
             bail!("unknown or missing command {:?}", args.first())
         }
     }
+}
+
+fn new_chapter(root: &std::path::Path, slug: &str, title: &str) -> Result<()> {
+    for path in workspace_tools::scaffold::new_chapter(root, slug, title)? {
+        println!("wrote {}", path.display());
+    }
+    println!(
+        "next: write the chapter, then `cargo xtask check` and `cargo test -p ch{slug}`; \
+         CONTRIBUTING.md says what the scaffold cannot know"
+    );
+    Ok(())
 }

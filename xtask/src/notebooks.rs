@@ -3,15 +3,15 @@
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use workspace_tools::{notebook, Chapter};
 
-/// Executes the notebooks (all, or those whose file name contains `only`) and checks them.
+/// Executes the chapters' notebooks (all, or those whose slug contains `only`) and checks them.
 pub fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
-    let mut nbs: Vec<PathBuf> = std::fs::read_dir(root.join("notebooks"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "ipynb"))
-        .filter(|p| only.is_none_or(|o| p.file_name().unwrap().to_string_lossy().contains(o)))
+    let nbs: Vec<PathBuf> = Chapter::all(root)?
+        .into_iter()
+        .filter(|c| only.is_none_or(|o| c.slug.as_str().contains(o)))
+        .map(|c| c.notebook)
         .collect();
-    nbs.sort();
     if nbs.is_empty() {
         bail!("no notebook matches {only:?}");
     }
@@ -19,12 +19,11 @@ pub fn notebooks(root: &Path, only: Option<&str>) -> Result<()> {
     for nb in &nbs {
         let start = Instant::now();
         println!("run   {} ...", nb.strip_prefix(root)?.display());
-        let (executed, problems) =
-            workspace_checks::notebook::execute(nb, &root.join("target/notebooks"))?;
+        let (executed, problems) = notebook::execute(nb, &root.join("target/notebooks"))?;
         let rel = executed.strip_prefix(root).unwrap_or(&executed);
-        let first = workspace_checks::notebook::read(&executed)
+        let first = notebook::read(&executed)
             .ok()
-            .and_then(|nb| workspace_checks::notebook::seconds_to_first_output(&nb))
+            .and_then(|nb| notebook::seconds_to_first_output(&nb))
             .map_or(String::new(), |s| format!(", first output after {s:.1} s"));
         if problems.is_empty() {
             println!(

@@ -27,7 +27,7 @@ fn lint_tools() -> Result<()> {
 }
 
 fn jupyter() -> Result<()> {
-    let venv = workspace_checks::notebook::venv_dir();
+    let venv = workspace_tools::notebook::venv_dir();
     let python = venv.join("bin/python");
     let jupyter = venv.join("bin/jupyter");
     if works(jupyter.to_str().unwrap(), &["nbconvert", "--version"]) {
@@ -55,7 +55,7 @@ fn evcxr() -> Result<()> {
         println!("setup: installing evcxr_jupyter (about 7 minutes on 2 cores)");
         sh("cargo", &["install", "--locked", "evcxr_jupyter"])?;
     }
-    let jupyter = workspace_checks::notebook::venv_dir().join("bin/jupyter");
+    let jupyter = workspace_tools::notebook::venv_dir().join("bin/jupyter");
     let kernels = Command::new(&jupyter).args(["kernelspec", "list"]).output()?;
     if String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust "))
     {

@@ -1,10 +1,11 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
-use crate::run::{cargo, chapters};
+use crate::run::cargo;
 use crate::{check, setup};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
+use workspace_tools::Chapter;
 
 pub fn test(root: &Path) -> Result<()> {
     let mut steps: Vec<(&str, Duration)> = Vec::new();
@@ -22,7 +23,12 @@ pub fn test(root: &Path) -> Result<()> {
         cargo(root, &["test", "--workspace"])
     })?;
     step("book build, browser check, notebooks executed", &|| {
-        cargo(root, &["test", "-p", "workspace-checks", "--", "--ignored", "--test-threads=1"])
+        // the workspace checks' ignored tests (`browser::`, `notebooks::`), one at a time
+        let ignored = ["--", "--ignored", "--test-threads=1"];
+        cargo(
+            root,
+            &[&["test", "-p", "workspace-checks", "--test", "checks"][..], &ignored].concat(),
+        )
     })?;
     step("CUDA path type-checked (dfdx ci-check)", &|| cuda_check(root))?;
     println!("\n==== summary ====");
@@ -38,9 +44,9 @@ pub fn test(root: &Path) -> Result<()> {
 fn cuda_check(root: &Path) -> Result<()> {
     let mut args = vec!["check".to_string(), "--all-targets".into(), "-p".into(), "support".into()];
     let mut features = vec!["support/cuda".to_string(), "dfdx/ci-check".into()];
-    for (_, name) in chapters(root)? {
-        features.push(format!("{name}/cuda"));
-        args.extend(["-p".to_string(), name]);
+    for chapter in Chapter::all(root)? {
+        features.push(format!("{}/cuda", chapter.package));
+        args.extend(["-p".to_string(), chapter.package]);
     }
     args.extend(["--features".to_string(), features.join(",")]);
     cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())

@@ -15,18 +15,20 @@
 //!
 //! Modules:
 //! * `structure`: the book's structure, the pages listed in `SUMMARY.md` ([`pages`], [`Page`]).
-//! * `sources`: checks of the markdown sources ([`check_sources`], [`find_problems`],
-//!   [`math_spans`]).
+//! * `sources`: checks of the markdown sources ([`check_sources`], [`find_problems`]).
 //! * `render`: renders the book with mdBook and its preprocessors ([`build`],
 //!   [`dedent_code_blocks`]).
 //! * `output`: checks of the rendered HTML ([`check_output`], [`visible_text`]).
 //! * `server`: the local HTTP server ([`serve`], [`serve_in_background`], [`content_type`]).
 //! * `problem`: the [`Problem`] the checks report, and how they are listed and located.
+//! * `scan`: what a page and `SUMMARY.md` hold, read without judging ([`math_spans`], the
+//!   mermaid diagrams, the chapter links); `sources` and `structure` both build on it.
 //! * `url`, `walk`: small helpers shared by the modules above (URLs, directory walking).
 
 mod output;
 mod problem;
 mod render;
+mod scan;
 mod server;
 mod sources;
 mod structure;
@@ -38,8 +40,9 @@ use std::path::{Path, PathBuf};
 pub use output::{check_output, visible_text};
 pub use problem::Problem;
 pub use render::{build, dedent_code_blocks};
+pub use scan::math_spans;
 pub use server::{content_type, serve, serve_in_background, ServerHandle};
-pub use sources::{check_sources, find_problems, math_spans};
+pub use sources::{check_sources, find_problems};
 pub use structure::{pages, Page};
 
 /// The book's folder inside the workspace root.

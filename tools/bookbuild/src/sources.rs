@@ -11,9 +11,6 @@ mod includes;
 mod markdown;
 mod math;
 
-pub(crate) use markdown::count_mermaid;
-pub use math::math_spans;
-
 use crate::problem::{report, LineIndex};
 use crate::walk::all_files;
 use crate::{book_dir, Problem};

@@ -1,7 +1,7 @@
 //! The book's structure: the chapter pages `SUMMARY.md` lists, in reading order.
 
 use crate::book_dir;
-use crate::sources::{count_mermaid, math_spans};
+use crate::scan::{count_mermaid, math_spans, summary_links};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -42,24 +42,4 @@ pub fn pages(root: &Path) -> Result<Vec<Page>> {
         });
     }
     Ok(pages)
-}
-
-/// The `(title, file)` of every chapter `summary` links to, in reading order; drafts (chapters
-/// without a file) are left out.
-pub(crate) fn summary_links(summary: &mdbook_summary::Summary) -> Vec<(String, PathBuf)> {
-    fn walk(items: &[mdbook_summary::SummaryItem], out: &mut Vec<(String, PathBuf)>) {
-        for item in items {
-            if let mdbook_summary::SummaryItem::Link(link) = item {
-                if let Some(location) = &link.location {
-                    out.push((link.name.clone(), location.clone()));
-                }
-                walk(&link.nested_items, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&summary.prefix_chapters, &mut out);
-    walk(&summary.numbered_chapters, &mut out);
-    walk(&summary.suffix_chapters, &mut out);
-    out
 }

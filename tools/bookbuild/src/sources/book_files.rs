@@ -1,7 +1,7 @@
 //! Checks of the files that concern the whole book: `book.toml`, the KaTeX assets and the chapter
 //! list in `SUMMARY.md`.
 
-use crate::structure::summary_links;
+use crate::scan::summary_links;
 use crate::Problem;
 use mdbook_driver::config::Config;
 use mdbook_katex::cfg::KatexConfig;

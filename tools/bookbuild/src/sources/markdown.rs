@@ -1,6 +1,5 @@
 //! Checks of the markdown itself: ```` ```rust ```` blocks hold nothing but includes, images and
-//! local links resolve inside `book/src`, nothing is loaded over the network. Also counts the
-//! mermaid diagrams of a page.
+//! local links resolve inside `book/src`, nothing is loaded over the network.
 
 use super::includes::is_include_line;
 use crate::url::{has_scheme, is_external, percent_decode};
@@ -116,14 +115,4 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// Number of ```` ```mermaid ```` diagrams in `text`.
-pub(crate) fn count_mermaid(text: &str) -> usize {
-    Parser::new(text)
-        .filter(|e| {
-            matches!(e, Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if info.split([',', ' ']).next() == Some("mermaid"))
-        })
-        .count()
 }

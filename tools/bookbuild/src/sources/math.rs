@@ -1,20 +1,6 @@
 //! The formulas of a page: where they are, and whether they render with KaTeX.
 
-use mdbook_katex::preprocess::{get_render_tasks, Render};
-
-/// The formulas mdbook-katex will render in `text`: `(byte offset, TeX, display?)`.
-pub fn math_spans(text: &str) -> Vec<(usize, &str, bool)> {
-    let extra = mdbook_katex::cfg::KatexConfig::default().build_extra_opts();
-    let base = text.as_ptr() as usize;
-    get_render_tasks(text, "", &extra)
-        .into_iter()
-        .filter_map(|task| match task {
-            Render::Text(_) => None,
-            Render::InlineTask(tex) => Some((tex.as_ptr() as usize - base, tex, false)),
-            Render::DisplayTask(tex) => Some((tex.as_ptr() as usize - base, tex, true)),
-        })
-        .collect()
-}
+use crate::scan::math_spans;
 
 /// Reports, through `add(byte offset, message)`, every formula of `text` that KaTeX does not
 /// render with `inline_opts` (`$…$`) or `display_opts` (`$$…$$`).
@@ -32,18 +18,5 @@ pub(super) fn check_math(
             let e = e.strip_suffix(')').unwrap_or(e);
             add(offset, format!("formula `{}` does not render: {e}", tex.trim()));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn math_spans_are_found() {
-        let spans = math_spans("a $x$ b\n\n$$\ny^2\n$$\n\n`$not math$`");
-        assert_eq!(spans.len(), 2);
-        assert_eq!(spans[0], (3, "x", false));
-        assert!(spans[1].2);
     }
 }

@@ -1,0 +1,31 @@
+//! The workspace checks, one test binary: each module checks one thing across the workspace
+//! (`cargo test -p workspace-checks --test checks MODULE::` runs one).
+//!
+//! The modules marked "ignored" need tools beyond Rust (`cargo xtask setup` installs them) and run
+//! with `-- --ignored`, as `cargo xtask test` does.
+//!
+//! * `book`: the book's sources are valid and it renders offline.
+//! * `browser`: the rendered book in chromium, every page, with screenshots (ignored).
+//! * `doctest_codes`: every `compile_fail` doctest names its error code.
+//! * `examples_named`: every cargo command in the text names a package and example that exist.
+//! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
+//! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
+//! * `notebooks`: committed clean; executed by Jupyter without an error (ignored).
+//! * `outputs_current`: every printed output in the book is what its program prints now.
+//! * `readme`: example names are unique across chapters.
+//! * `unsafe_code`: `unsafe` only in chapter 8's fast kernel.
+//! * `wording`: the book stands on its own.
+//! * `worked_examples`: the book names every worked-example test, and every test it names exists.
+
+mod book;
+mod browser;
+mod doctest_codes;
+mod examples_named;
+mod layout;
+mod new_chapter;
+mod notebooks;
+mod outputs_current;
+mod readme;
+mod unsafe_code;
+mod wording;
+mod worked_examples;

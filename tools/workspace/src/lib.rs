@@ -1,0 +1,28 @@
+//! The workspace's parts, for `cargo xtask` and the workspace checks in `tests/`.
+//!
+//! * [`Chapter`]: one chapter and everything named by its slug (`04-positions`): its crate
+//!   `chapters/04-positions/` (package `ch04-positions`), its page `book/src/04-positions.md`,
+//!   its notebook `notebooks/04-positions.ipynb`, its example programs and printed outputs.
+//! * `layout`: the checks that every chapter's parts share its slug and are listed where a reader
+//!   looks for them (`SUMMARY.md`, the chapter tables of the README and the introduction).
+//! * `manifest`: what a `Cargo.toml` says (package name, example programs, workspace members).
+//! * `outputs`: the generated files that hold what the book's example programs print.
+//! * `notebook`: checking a notebook (as committed, and after it ran) and running it with Jupyter.
+//! * `scaffold`: `cargo xtask new-chapter`, a new chapter that passes every check as created.
+
+mod chapter;
+pub mod layout;
+pub mod manifest;
+pub mod notebook;
+pub mod outputs;
+pub mod scaffold;
+
+pub use chapter::{Chapter, Slug};
+
+use std::path::PathBuf;
+
+/// The workspace root (the folder holding the top-level `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).expect("tools/workspace is two folders below the root").to_path_buf()
+}

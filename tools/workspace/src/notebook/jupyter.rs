@@ -1,0 +1,69 @@
+//! Running a notebook headless with Jupyter on the evcxr kernel, from the project's Python venv.
+
+use super::{check_executed, read, Problem};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The project's Python venv: `$AIR_VENV`, or `${XDG_CACHE_HOME:-~/.cache}/attention-in-rust/venv`.
+pub fn venv_dir() -> PathBuf {
+    if let Some(v) = std::env::var_os("AIR_VENV") {
+        return PathBuf::from(v);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+    });
+    cache.join("attention-in-rust").join("venv")
+}
+
+/// The venv's `jupyter`, or an error that says how to install it.
+pub fn jupyter() -> Result<PathBuf> {
+    let j = venv_dir().join("bin").join("jupyter");
+    if !j.exists() {
+        bail!(
+            "{} not found: run `cargo xtask setup` to install Jupyter and the evcxr kernel",
+            j.display()
+        );
+    }
+    let kernels = Command::new(&j).args(["kernelspec", "list"]).output()?;
+    if !String::from_utf8_lossy(&kernels.stdout)
+        .lines()
+        .any(|l| l.trim_start().starts_with("rust "))
+    {
+        bail!("Jupyter has no `rust` kernel: run `cargo xtask setup` (cargo install --locked evcxr_jupyter; evcxr_jupyter --install)");
+    }
+    Ok(j)
+}
+
+/// Executes `notebook` headless with the evcxr kernel (working directory: the notebook's folder),
+/// writes the executed copy into `out_dir`, and returns the problems [`check_executed`] finds.
+/// An `Err` means the notebook could not be run at all.
+pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>)> {
+    let jupyter = jupyter()?;
+    std::fs::create_dir_all(out_dir)?;
+    let notebook =
+        notebook.canonicalize().with_context(|| format!("{} not found", notebook.display()))?;
+    let dir = notebook.parent().context("notebook has no folder")?;
+    let status = Command::new(jupyter)
+        .current_dir(dir)
+        .args([
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--allow-errors",
+            "--ExecutePreprocessor.kernel_name=rust",
+            "--ExecutePreprocessor.timeout=1800",
+            "--output-dir",
+        ])
+        .arg(out_dir)
+        .arg(&notebook)
+        .status()
+        .context("running jupyter nbconvert")?;
+    let executed = out_dir.join(notebook.file_name().context("notebook has no file name")?);
+    if !status.success() {
+        bail!("jupyter nbconvert failed ({status}) on {}", notebook.display());
+    }
+    let problems = check_executed(&read(&executed)?)?;
+    Ok((executed, problems))
+}
