@@ -59,7 +59,7 @@ fn a_scaffolded_chapter_passes_the_checks() {
     let root = tmp.path();
     let (_, slug) = next_slug(root);
     let written = scaffold::new_chapter(root, &slug, "Demo").unwrap_or_else(|e| panic!("{e:#}"));
-    assert_eq!(written.len(), 8, "{written:?}");
+    assert_eq!(written.len(), 9, "{written:?}");
 
     let problems = layout::problems(root).unwrap();
     assert!(problems.is_empty(), "{}", problems.join("\n"));

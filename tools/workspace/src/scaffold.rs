@@ -1,6 +1,6 @@
 //! `cargo xtask new-chapter NN-slug "Title"`: a new chapter that passes every workspace check as
 //! created. It writes the crate (`Cargo.toml`, `src/lib.rs` with one anchored function,
-//! `tests/worked_examples.rs` with its first `worked_example_*` test), the page that includes the
+//! `tests/main.rs` with `tests/worked_examples.rs` and its first `worked_example_*` test), the page that includes the
 //! function and names the test, the notebook, and one line each in `SUMMARY.md`, README's chapter
 //! table and the introduction's, after the last chapter's.
 
@@ -37,6 +37,7 @@ pub fn new_chapter(root: &Path, slug: &str, title: &str) -> Result<Vec<PathBuf>>
     let files: Vec<(PathBuf, String)> = vec![
         (format!("chapters/{slug}/Cargo.toml").into(), names.manifest()),
         (format!("chapters/{slug}/src/lib.rs").into(), names.lib()),
+        (format!("chapters/{slug}/tests/main.rs").into(), names.test_main()),
         (format!("chapters/{slug}/tests/worked_examples.rs").into(), names.worked_examples()),
         (format!("book/src/{slug}.md").into(), names.page()),
         (format!("notebooks/{slug}.ipynb").into(), notebook_text(&names)?),

@@ -34,6 +34,8 @@ version.workspace = true
 edition.workspace = true
 license.workspace = true
 publish.workspace = true
+# every file in tests/ is a module of tests/main.rs: one test binary per chapter
+autotests = false
 
 [features]
 cuda = ["dfdx/cuda", "support/cuda"]
@@ -44,6 +46,10 @@ support.workspace = true
 
 [lints]
 workspace = true
+
+[[test]]
+name = "tests"
+path = "tests/main.rs"
 "#,
             package = self.package(),
             n = self.slug.number(),
@@ -66,6 +72,15 @@ pub fn scale<S: Shape, D: Device<f32>>(x: Tensor<S, f32, D>, factor: f32) -> Ten
 "#,
             n = self.slug.number(),
             title = self.title,
+        )
+    }
+
+    pub fn test_main(&self) -> String {
+        format!(
+            "//! {package}'s integration tests, in one binary (one link of dfdx instead of one per \
+             file).\n//! `cargo test -p {package}` runs them all; `cargo test -p {package} \
+             MODULE::` runs one file's.\n\nmod worked_examples;\n",
+            package = self.package(),
         )
     }
 
