@@ -3,8 +3,7 @@
 //!
 //! `cargo xtask bench` (or `cargo bench -p ch07-vit`); reports land in `target/criterion/`.
 use ch07_vit::digits::Digits;
-use ch07_vit::train::{DigitsModel, TrainConfig, Trainer};
-use ch07_vit::{DigitsVit, Mode};
+use ch07_vit::{DigitsModel, DigitsVit, Mode, TrainConfig, Trainer};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use dfdx::tensor::Cache;
 use support::Dev;

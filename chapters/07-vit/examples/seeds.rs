@@ -6,9 +6,8 @@
 //! cores).
 use ch07_vit::digits::Digits;
 use ch07_vit::report::Run;
-use ch07_vit::train::{train, TrainConfig};
 use ch07_vit::trained::RUNS;
-use ch07_vit::{knn, DigitsVit};
+use ch07_vit::{knn, train, DigitsVit, TrainConfig};
 use dfdx::tensor::Cache;
 use support::Dev;
 

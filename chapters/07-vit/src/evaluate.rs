@@ -5,7 +5,7 @@ use dfdx::prelude::*;
 use support::argmax;
 
 use crate::digits::{Digits, CLASSES};
-use crate::train::DigitsModel;
+use crate::model::DigitsModel;
 use crate::Mode;
 
 /// The model's digit for every image of `data` (evaluation mode, batches of 256).

@@ -14,7 +14,9 @@
 //! * [`digits`]: the UCI handwritten digits (1,797 images of 8×8), embedded, and a stratified
 //!   split;
 //! * [`knn`]: the 1-nearest-neighbour baseline;
+//! * [`model`]: [`DigitsModel`], what training and evaluation need of a model;
 //! * [`evaluate`]: predictions, accuracy, the confusion matrix and the misclassified images;
+//! * [`config`]: [`TrainConfig`], everything that decides a training run;
 //! * [`train`](mod@train): Adam, cross-entropy and mini-batches: [`train()`] and [`Trainer`];
 //! * [`report`], [`trained`]: what a training run records, and the committed weights, report and
 //!   the runs of the `seeds` example;
@@ -28,11 +30,13 @@
 #[doc = include_str!("shape_errors.md")]
 pub mod shape_errors {}
 
+pub mod config;
 pub mod digits;
 pub mod error;
 pub mod evaluate;
 pub mod figures;
 pub mod knn;
+pub mod model;
 pub mod patch;
 pub mod presets;
 pub mod report;
@@ -41,9 +45,11 @@ pub mod trained;
 pub mod vit;
 
 pub use ch05_blocks::Mode;
+pub use config::TrainConfig;
 pub use digits::{Digits, Split};
 pub use error::{ImageError, LoadError};
+pub use model::DigitsModel;
 pub use patch::{conv2d_reference, patchify, patchify_dynamic, PatchEmbedding};
 pub use presets::{DemoVit, DigitsVit, VitBase16};
-pub use train::{train, TrainConfig, Trainer};
+pub use train::{train, Trainer};
 pub use vit::{AttentionMaps, Vit, EMBED_INIT_STD};

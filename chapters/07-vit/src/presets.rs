@@ -5,8 +5,8 @@
 //! patch holds `C·P·P` values, an image is `(IMG/P)²` patches plus the `[CLS]` token, and a head is
 //! `d_model / heads` wide.
 
+use crate::config::TrainConfig;
 use crate::digits::{CLASSES, SIDE};
-use crate::train::TrainConfig;
 use crate::Vit;
 
 // ANCHOR: demo

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::train::TrainConfig;
+use crate::config::TrainConfig;
 
 /// One point of the learning curve: one epoch.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,115 +5,20 @@
 
 use std::time::Instant;
 
-use dfdx::nn::{TensorCollection, ZeroGrads};
+use dfdx::nn::ZeroGrads;
 use dfdx::optim::{Adam, AdamConfig, WeightDecay};
 use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
 use support::{argmax, optimizer_step};
 
-use crate::digits::{shifted, Digits, Split, CLASSES, PIXELS, SIDE};
+use crate::config::TrainConfig;
+use crate::digits::{shifted, Digits, Split, CLASSES, PIXELS};
 use crate::evaluate::{accuracy, predict};
+use crate::model::{DigitImages, DigitsModel};
 use crate::report::EpochStats;
-use crate::{Mode, Vit};
-
-/// `(batch, 1, 8, 8)` digit images.
-pub type DigitImages<Dev, T = NoneTape> =
-    Tensor<(usize, Const<1>, Const<SIDE>, Const<SIDE>), f32, Dev, T>;
-
-/// A model the trainer can train on the digits: any [`Vit`] for 1×8×8 images and 10 classes
-/// (whatever its patch size, width and depth), so that configurations can be compared.
-pub trait DigitsModel<Dev: Device<f32>>: TensorCollection<f32, Dev> + Sized {
-    /// A freshly initialised model, drawn from `dev`'s generator.
-    fn init(dev: &Dev) -> Self;
-
-    /// Logits `(batch, 10)`.
-    fn logits<T: Tape<f32, Dev>>(
-        &self,
-        images: DigitImages<Dev, T>,
-        mode: Mode,
-    ) -> Tensor<(usize, Const<CLASSES>), f32, Dev, T>;
-
-    /// Sets every dropout probability of the model.
-    fn set_dropout(&mut self, p: f32);
-}
-
-impl<
-        const P: usize,
-        const PD: usize,
-        const SEQ: usize,
-        const M: usize,
-        const H: usize,
-        const DK: usize,
-        const F: usize,
-        const L: usize,
-        Dev: Device<f32>,
-    > DigitsModel<Dev> for Vit<1, SIDE, P, PD, SEQ, M, H, DK, F, L, CLASSES, f32, Dev>
-{
-    fn init(dev: &Dev) -> Self {
-        Vit::new(dev)
-    }
-
-    fn logits<T: Tape<f32, Dev>>(
-        &self,
-        images: DigitImages<Dev, T>,
-        mode: Mode,
-    ) -> Tensor<(usize, Const<CLASSES>), f32, Dev, T> {
-        self.forward(images, mode)
-    }
-
-    fn set_dropout(&mut self, p: f32) {
-        Vit::set_dropout(self, p)
-    }
-}
-
-/// Everything that decides a training run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrainConfig {
-    /// seeds the split, the order of the batches and the shifts; the initial weights and dropout
-    /// come from the device, which the examples seed with the same number
-    /// (`support::seeded_device(seed)`)
-    pub seed: u64,
-    /// the share of each class that goes to training
-    pub train_fraction: f64,
-    pub epochs: usize,
-    pub batch_size: usize,
-    /// the largest learning rate, reached at the end of the warm-up
-    pub peak_lr: f64,
-    /// steps of linear warm-up from 0 to `peak_lr`; a cosine decay to 0 follows
-    pub warmup_steps: usize,
-    /// decoupled weight decay (AdamW): each step also subtracts `lr * weight_decay * w` from
-    /// every weight `w`
-    pub weight_decay: f64,
-    /// every dropout of the model
-    pub dropout: f32,
-    /// the share of the target probability spread evenly over all classes
-    pub label_smoothing: f32,
-    /// the probability that a training image is moved by one pixel, in one of the 8 directions
-    /// (drawn at random), for each step it is used in
-    pub shift: f64,
-    /// measure test accuracy after every `eval_every` epochs (and after the last)
-    pub eval_every: usize,
-}
-
-impl TrainConfig {
-    /// Steps per epoch: the training set in batches, the last one possibly smaller.
-    pub fn steps_per_epoch(&self, train_len: usize) -> usize {
-        train_len.div_ceil(self.batch_size)
-    }
-
-    /// The learning rate at `step` (counted from 0) of `total` steps.
-    pub fn lr_at(&self, step: usize, total: usize) -> f64 {
-        if step < self.warmup_steps {
-            return self.peak_lr * (step + 1) as f64 / self.warmup_steps as f64;
-        }
-        let decay_steps = total.saturating_sub(self.warmup_steps).max(1);
-        let progress = (step - self.warmup_steps) as f64 / decay_steps as f64;
-        self.peak_lr * 0.5 * (1.0 + (std::f64::consts::PI * progress.min(1.0)).cos())
-    }
-}
+use crate::Mode;
 
 /// What a progress display needs after each step.
 #[derive(Clone, Copy, Debug)]

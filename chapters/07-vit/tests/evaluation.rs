@@ -6,8 +6,8 @@ use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified, pred
 use ch07_vit::figures::{attention_examples, ATTENTION_DIGITS};
 use ch07_vit::knn;
 use ch07_vit::report::Run;
-use ch07_vit::train::TrainConfig;
 use ch07_vit::trained;
+use ch07_vit::TrainConfig;
 use support::Dev;
 
 #[test]

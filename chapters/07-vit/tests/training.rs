@@ -5,9 +5,8 @@
 use ch07_vit::digits::Digits;
 use ch07_vit::evaluate::{accuracy, predict};
 use ch07_vit::report::{EpochStats, Report};
-use ch07_vit::train::{train, TrainConfig, Trainer};
 use ch07_vit::trained;
-use ch07_vit::{DigitsVit, Mode};
+use ch07_vit::{train, DigitsVit, Mode, TrainConfig, Trainer};
 use dfdx::nn::{LoadFromSafetensors, SaveToSafetensors};
 use dfdx::prelude::*;
 use dfdx::tensor::Cache;

@@ -2,7 +2,7 @@
 //! strongest weight falls on the mirrored input position, over the 200 validation sequences.
 
 use ch09_capstone::attention::mirrored_shares;
-use ch09_capstone::train::validation_set;
+use ch09_capstone::data::validation_set;
 use ch09_capstone::trained::{load_model, load_report};
 use support::Dev;
 

@@ -3,10 +3,11 @@
 //! Prints progress (loss, token accuracy, validation accuracy every 100 steps), the time and the
 //! test accuracy; saves the weights and a report.
 
+use ch09_capstone::data::validation_set;
 use ch09_capstone::decode::exact_accuracy;
 use ch09_capstone::evaluate::{by_length, seen_and_unseen, total};
 use ch09_capstone::report::Report;
-use ch09_capstone::train::{train, validation_set};
+use ch09_capstone::train;
 use ch09_capstone::trained;
 use ch09_capstone::TrainConfig;
 use dfdx::prelude::*;

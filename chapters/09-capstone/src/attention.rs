@@ -4,10 +4,10 @@ use ch01_attention::{broadcast_mask, causal_allowed};
 use dfdx::prelude::*;
 use support::argmax;
 
+use crate::data::ids;
 use crate::data::tokens;
 use crate::decode::greedy;
 use crate::presets::{Reverser, HEADS};
-use crate::train::ids;
 use crate::vocab::{digit_token, SOS};
 
 /// Cross-attention of one sequence: `maps[layer][head][output][input]`. Output `i` is the token

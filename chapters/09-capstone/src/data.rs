@@ -4,9 +4,11 @@
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
+use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::config::TrainConfig;
 use crate::vocab::{digit_token, EOS, PAD, SOS};
 
 /// Lengths the model trains on.
@@ -111,6 +113,41 @@ pub fn held_out(seed: u64, n: usize, lengths: RangeInclusive<usize>) -> Vec<Vec<
         }
     }
     out
+}
+
+/// The held-out sequences of a configuration (lengths as in training): the validation set, then
+/// the test set.
+pub fn held_out_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out(config.seed + 1_000, config.held_out, TRAIN_LENGTHS)
+}
+
+/// The first `config.validation` held-out sequences: what training watches and what its length
+/// was chosen on.
+pub fn validation_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out_set(config)[..config.validation].to_vec()
+}
+
+/// The held-out sequences after the validation set: looked at once, for the final figures.
+pub fn test_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out_set(config)[config.validation..].to_vec()
+}
+
+/// The sequences training draws, in order: seeded by `config.seed`, never one of the held-out
+/// sequences of 4 or more digits.
+pub fn training_stream(config: &TrainConfig) -> Sequences {
+    Sequences::new(config.seed, TRAIN_LENGTHS, &held_out_set(config))
+}
+
+/// 400 distinct sequences of 11-14 digits, longer than any in training: how far reversal
+/// generalises.
+pub fn longer_set(config: &TrainConfig) -> Vec<Vec<u8>> {
+    held_out(config.seed + 2_000, 400, LONGER_LENGTHS)
+}
+
+/// The batch's ids as dfdx tensors `(batch, len)`.
+pub fn ids<Dev: Device<f32>>(dev: &Dev, rows: &[Vec<usize>]) -> Tensor<(usize, usize), usize, Dev> {
+    let len = rows.first().map_or(0, Vec::len);
+    dev.tensor_from_vec(rows.concat(), (rows.len(), len))
 }
 
 #[cfg(test)]

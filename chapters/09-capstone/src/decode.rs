@@ -6,9 +6,8 @@ use ch06_masks::{encoder_mask, memory_mask};
 use dfdx::prelude::*;
 use support::argmax;
 
-use crate::data::tokens;
+use crate::data::{ids, tokens};
 use crate::presets::{Reverser, HEADS, MAX_LEN};
-use crate::train::ids;
 use crate::vocab::{token_digit, EOS, PAD, SOS, VOCAB};
 
 // ANCHOR: greedy

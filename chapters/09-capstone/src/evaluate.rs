@@ -3,10 +3,10 @@
 
 use dfdx::prelude::*;
 
-use crate::data::{LONGER_LENGTHS, UNSEEN_FROM_LENGTH};
+use crate::config::TrainConfig;
+use crate::data::{longer_set, test_set, LONGER_LENGTHS, UNSEEN_FROM_LENGTH};
 use crate::decode::count_reversed;
 use crate::presets::Reverser;
-use crate::train::{longer_set, test_set, TrainConfig};
 
 /// One length: how many sequences of it were scored, and how many were reversed exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -6,9 +6,10 @@ use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::attention::cross_attention;
+use crate::config::TrainConfig;
 use crate::data::TRAIN_LENGTHS;
+use crate::data::{held_out_set, longer_set};
 use crate::presets::Reverser;
-use crate::train::{held_out_set, longer_set, TrainConfig};
 use crate::trained::load_report;
 
 /// Sequences shown per length.

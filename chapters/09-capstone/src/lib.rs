@@ -5,12 +5,14 @@
 //! head.
 //!
 //! * [`vocab`]: PAD, SOS, EOS and the ten digits; input checks;
-//! * [`data`]: seeded random sequences, held-out sets, padded batches;
+//! * [`config`]: [`TrainConfig`], everything that decides a training run, and its schedule;
+//! * [`data`]: seeded random sequences, the validation, test and longer sets of a configuration,
+//!   padded batches;
 //! * [`presets`]: the configuration the book runs: [`Reverser`] and its sizes,
 //!   [`TrainConfig::reversal`];
 //! * [`model`]: a fresh [`Reverser`] and its parameter table;
 //! * [`train`](mod@train): teacher forcing, cross-entropy with optional label smoothing, Adam with
-//!   warm-up, the validation and test sets: [`train()`] and [`Trainer`];
+//!   warm-up: [`train()`] and [`Trainer`];
 //! * [`decode`]: greedy decoding and exact-sequence accuracy;
 //! * [`evaluate`]: accuracy per length, recomputed from the weights;
 //! * [`attention`]: the decoder's cross-attention, read;
@@ -18,6 +20,7 @@
 //! * [`error`]: [`InvalidDigits`], and [`LoadError`] for committed files that do not load.
 
 pub mod attention;
+pub mod config;
 pub mod data;
 pub mod decode;
 pub mod error;
@@ -31,7 +34,8 @@ pub mod train;
 pub mod trained;
 pub mod vocab;
 
+pub use config::TrainConfig;
 pub use error::{InvalidDigits, LoadError};
 pub use model::new_model;
 pub use presets::{Reverser, D_FF, D_MODEL, HEADS, LAYERS, MAX_DIGITS, MAX_LEN};
-pub use train::{train, TrainConfig, Trainer};
+pub use train::{train, Trainer};

@@ -3,7 +3,7 @@
 
 use ch05_blocks::{PostNorm, Seq2Seq};
 
-use crate::train::TrainConfig;
+use crate::config::TrainConfig;
 use crate::vocab::VOCAB;
 
 // ANCHOR: reverser
@@ -44,6 +44,7 @@ impl TrainConfig {
             dropout: 0.0,
             held_out: 1000,
             validation: 200,
+            eval_every: 100,
         }
     }
     // ANCHOR_END: config

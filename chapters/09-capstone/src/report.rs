@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::TrainConfig;
 use crate::evaluate::LengthScore;
-use crate::train::TrainConfig;
 
 /// One point of the learning curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,82 +5,16 @@ use ch05_blocks::Mode;
 use ch06_masks::MaskSet;
 use dfdx::optim::{Adam, AdamConfig};
 use dfdx::prelude::*;
-use serde::{Deserialize, Serialize};
 use support::{argmax, optimizer_step};
 
-use crate::data::{held_out, Batch, Sequences, LONGER_LENGTHS, TRAIN_LENGTHS, UNSEEN_FROM_LENGTH};
+use crate::config::TrainConfig;
+use crate::data::{ids, test_set, training_stream, validation_set};
+use crate::data::{Batch, Sequences, UNSEEN_FROM_LENGTH};
 use crate::decode::exact_accuracy;
 use crate::model::new_model;
 use crate::presets::{Reverser, HEADS};
 use crate::report::Point;
 use crate::vocab::{PAD, VOCAB};
-
-/// Everything that decides a training run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrainConfig {
-    /// seeds the model's initial weights, the data and the held-out set
-    pub seed: u64,
-    pub steps: usize,
-    pub batch_size: usize,
-    /// the largest learning rate, reached at the end of the warm-up
-    pub peak_lr: f64,
-    /// steps of linear warm-up; after them the rate falls as `1/sqrt(step)`
-    pub warmup_steps: usize,
-    /// 0 for plain cross-entropy
-    pub label_smoothing: f32,
-    pub dropout: f32,
-    /// held-out sequences: the training stream never produces one of them with 4 or more digits
-    pub held_out: usize,
-    /// the first `validation` held-out sequences: the learning curve's, and what the step count
-    /// was chosen on; the rest are the test set, scored once, at the end
-    pub validation: usize,
-}
-
-impl TrainConfig {
-    // ANCHOR: schedule
-    /// Linear warm-up to `peak_lr`, then `peak_lr * sqrt(warmup / step)`: the schedule of
-    /// Vaswani et al. (2017), scaled so that its peak is `peak_lr`.
-    pub fn lr_at(&self, step: usize) -> f64 {
-        let (s, w) = ((step + 1) as f64, self.warmup_steps.max(1) as f64);
-        self.peak_lr * (s / w).min((w / s).sqrt())
-    }
-    // ANCHOR_END: schedule
-}
-
-/// The held-out sequences of a configuration (lengths as in training): the validation set, then
-/// the test set.
-pub fn held_out_set(config: &TrainConfig) -> Vec<Vec<u8>> {
-    held_out(config.seed + 1_000, config.held_out, TRAIN_LENGTHS)
-}
-
-/// The first `config.validation` held-out sequences: what training watches and what its length
-/// was chosen on.
-pub fn validation_set(config: &TrainConfig) -> Vec<Vec<u8>> {
-    held_out_set(config)[..config.validation].to_vec()
-}
-
-/// The held-out sequences after the validation set: looked at once, for the final figures.
-pub fn test_set(config: &TrainConfig) -> Vec<Vec<u8>> {
-    held_out_set(config)[config.validation..].to_vec()
-}
-
-/// The sequences training draws, in order: seeded by `config.seed`, never one of the held-out
-/// sequences of 4 or more digits.
-pub fn training_stream(config: &TrainConfig) -> Sequences {
-    Sequences::new(config.seed, TRAIN_LENGTHS, &held_out_set(config))
-}
-
-/// 400 distinct sequences of 11-14 digits, longer than any in training: how far reversal
-/// generalises.
-pub fn longer_set(config: &TrainConfig) -> Vec<Vec<u8>> {
-    held_out(config.seed + 2_000, 400, LONGER_LENGTHS)
-}
-
-/// The batch's ids as dfdx tensors `(batch, len)`.
-pub fn ids<Dev: Device<f32>>(dev: &Dev, rows: &[Vec<usize>]) -> Tensor<(usize, usize), usize, Dev> {
-    let len = rows.first().map_or(0, Vec::len);
-    dev.tensor_from_vec(rows.concat(), (rows.len(), len))
-}
 
 /// Model, optimiser and data stream, one step at a time.
 pub struct Trainer<Dev: Device<f32>> {
@@ -184,9 +118,6 @@ pub fn short_draws(config: &TrainConfig) -> ShortDraws {
     }
 }
 
-/// Steps between two points of the learning curve.
-pub const EVAL_EVERY: usize = 100;
-
 /// What a progress display sees after each step.
 #[derive(Clone, Debug)]
 pub struct Progress {
@@ -196,7 +127,7 @@ pub struct Progress {
     pub loss: f32,
     /// this step's share of real target tokens predicted right (teacher forcing)
     pub token_accuracy: f64,
-    /// the learning curve's new point, on every [`EVAL_EVERY`]th step
+    /// the learning curve's new point, on every [`eval_every`](TrainConfig::eval_every)th step
     pub point: Option<Point>,
 }
 
@@ -210,7 +141,7 @@ pub struct Trained<Dev: Device<f32>> {
 
 /// Trains a fresh model (from `dev`'s generator: seed it with `config.seed`) for `steps` steps of
 /// `config` (`config.steps` for the whole run, fewer to stop early with the same schedule), with
-/// a point of the learning curve every [`EVAL_EVERY`] steps: the mean loss and token accuracy of
+/// a point of the learning curve every [`eval_every`](TrainConfig::eval_every) steps: the mean loss and token accuracy of
 /// those steps and the validation accuracy. `on_step` is called after every step (for a progress
 /// bar).
 pub fn train<Dev: Device<f32>>(
@@ -228,12 +159,12 @@ pub fn train<Dev: Device<f32>>(
         loss_sum += loss;
         acc_sum += token_accuracy;
         let mut point = None;
-        if step % EVAL_EVERY == 0 {
+        if step % config.eval_every == 0 {
             let new = Point {
                 step,
                 lr: config.lr_at(step - 1),
-                loss: loss_sum / EVAL_EVERY as f32,
-                token_accuracy: acc_sum / EVAL_EVERY as f64,
+                loss: loss_sum / config.eval_every as f32,
+                token_accuracy: acc_sum / config.eval_every as f64,
                 exact_accuracy: exact_accuracy(&trainer.model, dev, &validation),
                 seconds: start.elapsed().as_secs_f64(),
             };

@@ -2,8 +2,8 @@
 //! cross-attention of most output digits falls on the mirrored input position.
 
 use ch09_capstone::attention::{cross_attention, eos_strongest_positions, mirrored_shares};
+use ch09_capstone::data::{test_set, validation_set};
 use ch09_capstone::figures::{SHOWN, SHOWN_HEAD};
-use ch09_capstone::train::{test_set, validation_set};
 use ch09_capstone::trained::{load_model, load_report};
 use support::Dev;
 

@@ -6,8 +6,8 @@
 //! the feature, the test needs a GPU and its driver, and fails if none can be opened.
 #![cfg(feature = "cuda")]
 
+use ch09_capstone::data::ids;
 use ch09_capstone::decode::greedy;
-use ch09_capstone::train::ids;
 use ch09_capstone::trained::load_model;
 use dfdx::prelude::*;
 

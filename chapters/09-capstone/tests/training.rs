@@ -3,7 +3,7 @@
 //! `train_reverser` example and recorded in the committed report, never by a timed test.
 
 use ch09_capstone::report::Point;
-use ch09_capstone::train::{train, EVAL_EVERY};
+use ch09_capstone::train;
 use ch09_capstone::trained::{load_report, WEIGHTS};
 use ch09_capstone::{TrainConfig, Trainer};
 use dfdx::prelude::*;
@@ -58,7 +58,7 @@ fn runs_are_reproducible() {
 fn a_rerun_matches_the_committed_curve() {
     let report = load_report();
     let dev = Dev::seed_from_u64(report.config.seed);
-    let run = train(&dev, &report.config, EVAL_EVERY, |_| {});
+    let run = train(&dev, &report.config, report.config.eval_every, |_| {});
     let (new, old) = (&run.history[0], &report.history[0]);
     assert_eq!(new.loss.to_bits(), old.loss.to_bits(), "loss {} vs {}", new.loss, old.loss);
     assert_eq!(new.token_accuracy.to_bits(), old.token_accuracy.to_bits());

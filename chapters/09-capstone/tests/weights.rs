@@ -1,9 +1,10 @@
 //! The committed weights: they load, reverse held-out sequences as the report says, give
 //! bit-identical outputs after a save and reload, and bad files give errors that name the problem.
 
+use ch09_capstone::data::{test_set, validation_set};
 use ch09_capstone::decode::{exact_accuracy, greedy};
 use ch09_capstone::evaluate::{by_length, seen_and_unseen};
-use ch09_capstone::train::{short_draws, test_set, validation_set};
+use ch09_capstone::train::short_draws;
 use ch09_capstone::trained::{load_model, load_report, try_load_from, WEIGHTS};
 use ch09_capstone::LoadError;
 use ch09_capstone::TrainConfig;
