@@ -12,12 +12,14 @@
 //! | `notebooks [NAME]` | execute the notebooks headless and check their outputs | [`notebooks`] |
 //! | `test` | everything: lints, Rust tests, book, browser, notebooks, CUDA type-check | [`suite`] |
 //! | `bench [ch08]` | the criterion benchmarks; chapter 8's results, tables and plots | [`bench`] |
+//! | `gpu-kit [--compute-cap N]` | the CUDA test binaries, packed to run on a GPU machine without Rust | [`gpu_kit`] |
 //! | `new-chapter NN-slug "Title"` | scaffold a chapter that passes every check as created | `workspace_tools::scaffold` |
 
 mod bench;
 mod check;
 mod explorer;
 mod generate;
+mod gpu_kit;
 mod notebooks;
 mod run;
 mod setup;
@@ -37,6 +39,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   notebooks [NAME]   execute the notebooks headless and check them
   test               every test (the README's test command)
   bench [ch08]       the criterion benchmarks; chapter 8's results, tables, plots
+  gpu-kit [--compute-cap N]
+                     build the CUDA test binaries and pack them for a GPU machine
   new-chapter NN-slug \"Title\"
                      scaffold the next chapter: crate, page, notebook, table rows";
 
@@ -82,6 +86,7 @@ fn dispatch(args: &[String]) -> Result<()> {
             Some("ch08") => bench::bench(&root, Some("ch08")),
             Some(other) => bail!("cargo xtask bench [ch08]: unknown argument {other:?}"),
         },
+        Some("gpu-kit") => gpu_kit::gpu_kit(&root, &args[1..]),
         Some("new-chapter") => match &args[1..] {
             [slug, title] => new_chapter(&root, slug, title),
             _ => bail!("usage: cargo xtask new-chapter NN-slug \"Title\" (two arguments)"),

@@ -5,7 +5,7 @@
 use ch07_vit::digits::Digits;
 use ch07_vit::{DigitsModel, DigitsVit, Mode, TrainConfig, Trainer};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use dfdx::tensor::Cache;
+use dfdx::tensor::{Cache, Synchronize};
 use support::Dev;
 
 fn train_step(c: &mut Criterion) {
@@ -22,7 +22,11 @@ fn train_step(c: &mut Criterion) {
     let images = data.images(&dev, &(0..256).collect::<Vec<_>>());
     group.throughput(Throughput::Elements(256));
     group.bench_function("eval_batch_256", |b| {
-        b.iter(|| black_box(trainer.model.logits(images.clone(), Mode::Eval)))
+        b.iter(|| {
+            let logits = trainer.model.logits(images.clone(), Mode::Eval);
+            dev.synchronize(); // a GPU returns before its kernels finish; the CPU has finished
+            black_box(logits)
+        })
     });
     group.finish();
 }

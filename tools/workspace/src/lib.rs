@@ -26,3 +26,13 @@ pub fn workspace_root() -> PathBuf {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     here.ancestors().nth(2).expect("tools/workspace is two folders below the root").to_path_buf()
 }
+
+/// The folder where the tasks keep what they install outside the repository (the notebooks' Python
+/// venv, the CUDA toolkit of `cargo xtask gpu-kit`): `$XDG_CACHE_HOME/attention-in-rust`, or
+/// `~/.cache/attention-in-rust`.
+pub fn cache_dir() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+    });
+    cache.join("attention-in-rust")
+}

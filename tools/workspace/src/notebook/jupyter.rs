@@ -10,10 +10,7 @@ pub fn venv_dir() -> PathBuf {
     if let Some(v) = std::env::var_os("AIR_VENV") {
         return PathBuf::from(v);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
-    });
-    cache.join("attention-in-rust").join("venv")
+    crate::cache_dir().join("venv")
 }
 
 /// The venv's `jupyter`, or an error that says how to install it.
