@@ -42,12 +42,21 @@ pub fn test(root: &Path) -> Result<()> {
 /// Every chapter crate and support with its `cuda` feature; `dfdx/ci-check` compiles the CUDA
 /// code paths without a GPU or the CUDA toolkit (its kernels are empty: never run it).
 fn cuda_check(root: &Path) -> Result<()> {
-    let mut args = vec!["check".to_string(), "--all-targets".into(), "-p".into(), "support".into()];
-    let mut features = vec!["support/cuda".to_string(), "dfdx/ci-check".into()];
+    let mut args = vec!["check".to_string(), "--all-targets".into()];
+    args.extend(cuda_packages(root, &["dfdx/ci-check"])?);
+    cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// `-p support -p ch01-… … --features support/cuda,ch01-…/cuda,…` and `extra` features: support
+/// and every chapter crate built for the GPU (the CUDA type-check here, `cargo xtask gpu-kit`).
+pub fn cuda_packages(root: &Path, extra: &[&str]) -> Result<Vec<String>> {
+    let mut args = vec!["-p".to_string(), "support".into()];
+    let mut features = vec!["support/cuda".to_string()];
+    features.extend(extra.iter().map(|f| f.to_string()));
     for chapter in Chapter::all(root)? {
         features.push(format!("{}/cuda", chapter.package));
         args.extend(["-p".to_string(), chapter.package]);
     }
     args.extend(["--features".to_string(), features.join(",")]);
-    cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    Ok(args)
 }

@@ -27,6 +27,23 @@ pub fn workspace_root() -> PathBuf {
     here.ancestors().nth(2).expect("tools/workspace is two folders below the root").to_path_buf()
 }
 
+/// Every file below `dir`, recursively, sorted by path.
+pub fn files_under(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    use anyhow::Context;
+    let mut files = Vec::new();
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            files.extend(files_under(&path)?);
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// The folder where the tasks keep what they install outside the repository (the notebooks' Python
 /// venv, the CUDA toolkit of `cargo xtask gpu-kit`): `$XDG_CACHE_HOME/attention-in-rust`, or
 /// `~/.cache/attention-in-rust`.

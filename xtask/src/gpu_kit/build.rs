@@ -5,7 +5,6 @@ use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use workspace_tools::Chapter;
 
 /// The timing programs the kit carries beside the tests (built with the same `test` profile, so
 /// that they share its compiled dependencies): `(package, target kind, target, arguments)`.
@@ -42,14 +41,8 @@ impl Binary {
 /// compute capability `compute_cap` (90: H100 and H200), then the [`TIMINGS`] programs. Returns
 /// the executables.
 pub fn build(root: &Path, cuda: &Path, target_dir: &Path, compute_cap: u32) -> Result<Vec<Binary>> {
-    let chapters = Chapter::all(root)?;
-    let mut args = vec!["test".to_string(), "--no-run".into(), "-p".into(), "support".into()];
-    let mut features = vec!["support/cuda".to_string()];
-    for chapter in &chapters {
-        features.push(format!("{}/cuda", chapter.package));
-        args.extend(["-p".to_string(), chapter.package.clone()]);
-    }
-    args.extend(["--features".to_string(), features.join(",")]);
+    let mut args = vec!["test".to_string(), "--no-run".into()];
+    args.extend(crate::suite::cuda_packages(root, &[])?);
     let cargo = Cargo { root, cuda, target_dir, compute_cap };
     let mut binaries = cargo.run(&args, |message| {
         let kind = message["target"]["kind"][0].as_str();

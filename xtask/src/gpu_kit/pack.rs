@@ -7,6 +7,7 @@ use super::toolkit::WHEELS;
 use crate::run::sh;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use workspace_tools::files_under;
 
 /// What the device tool carries in one call is at most 64 MiB; leave room for the runner's files.
 pub const PART_LIMIT: u64 = 60 * 1024 * 1024;
@@ -117,7 +118,7 @@ fn copy_data(root: &Path, data: &Path) -> Result<Vec<String>> {
 /// dfdx's `*.cuh` headers, flat in `cuh/` as its build script puts them in `OUT_DIR`.
 fn copy_headers(src: &Path, cuh: &Path) -> Result<()> {
     std::fs::create_dir_all(cuh)?;
-    for entry in walk(src)? {
+    for entry in files_under(src)? {
         if entry.extension().is_some_and(|e| e == "cuh") {
             std::fs::copy(&entry, cuh.join(entry.file_name().unwrap()))?;
         }
@@ -126,7 +127,7 @@ fn copy_headers(src: &Path, cuh: &Path) -> Result<()> {
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    for file in walk(from)? {
+    for file in files_under(from)? {
         let target = to.join(file.strip_prefix(from)?);
         std::fs::create_dir_all(target.parent().unwrap())?;
         std::fs::copy(&file, &target)?;
@@ -134,22 +135,8 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Every file below `dir`.
-fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = entry?.path();
-        if path.is_dir() {
-            files.extend(walk(&path)?);
-        } else {
-            files.push(path);
-        }
-    }
-    Ok(files)
-}
-
 fn folder_bytes(dir: &Path) -> Result<u64> {
-    walk(dir)?.iter().map(|f| Ok(std::fs::metadata(f)?.len())).sum()
+    files_under(dir)?.iter().map(|f| Ok(std::fs::metadata(f)?.len())).sum()
 }
 
 fn commit(root: &Path) -> String {
