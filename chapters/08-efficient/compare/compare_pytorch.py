@@ -1,17 +1,28 @@
 """Time PyTorch's attention and this crate's in one run, on the same machine, and write the ratios.
 
-    python3 chapters/08-efficient/compare/compare_pytorch.py [--lengths 2048 8192]
+    python3 chapters/08-efficient/compare/compare_pytorch.py [--isa portable|avx2|avx512]
 
 PyTorch is not a dependency of the project: the first run creates a virtual environment in
 ``~/.cache/attention-in-rust/torch-venv`` and installs ``torch`` from PyPI into it (several GB),
 then runs itself again with that environment's Python. Shapes: batch 1, 8 heads, d_k 64, float32,
 PyTorch with its default thread count (one per core).
 
-For each length it times, best of three after a warm-up:
-* ``F.scaled_dot_product_attention(q, k, v)`` (on a CPU, PyTorch's fused flash kernel);
-* the plain form ``softmax(q @ k.transpose(-2, -1) / sqrt(d)) @ v``;
-* this crate's fast tiled kernel, and chapter 1's dense attention up to n = 2048, through
-  ``cargo run --release -p ch08-efficient --example time_one``.
+Shapes (batch x 8 heads, n, mask): 1 x 8 at n = 2048 and 8192, without a mask and with the
+look-ahead mask (``is_causal=True``), and 4 x 8 at n = 256 and 1024 without a mask, where the
+cost of one call shows. A shared machine's other work only ever adds time, so each side's time is
+the best of many calls, spread over the same minutes: five rounds that alternate PyTorch and this
+crate, each round the best of several calls after a warm-up (three for the long sequences, twenty
+for the short ones). Timed per shape:
+* ``F.scaled_dot_product_attention(q, k, v, is_causal=...)`` (on a CPU, PyTorch's fused flash
+  kernel);
+* this crate's fast tiled kernel, through
+  ``cargo run --release -p ch08-efficient --example time_one``;
+* once (one round), at batch 1 without a mask: the plain form
+  ``softmax(q @ k.transpose(-2, -1) / sqrt(d)) @ v``, and chapter 1's dense attention at n = 2048.
+
+``--isa`` forces the fast kernel's instruction-set path (the ``ATTENTION_ISA`` variable); by
+default it takes the widest this CPU has. The JSON records the CPU and its vector extensions, the
+path that ran, the instruction set PyTorch dispatched to, and both sides' thread counts.
 
 It writes ``measurements/pytorch.json`` and regenerates the page's table ``measurements/pytorch.md``.
 """
@@ -30,6 +41,10 @@ CRATE = Path(__file__).resolve().parents[1]
 ROOT = CRATE.parents[1]
 VENV = Path.home() / ".cache" / "attention-in-rust" / "torch-venv"
 HEADS, D = 8, 64
+ROUNDS = 5
+# (batch, n, causal): the long sequences the page compares, and short batched ones
+SHAPES = [(1, 2048, False), (1, 8192, False), (1, 2048, True), (1, 8192, True),
+          (4, 256, False), (4, 1024, False)]
 
 
 def ensure_torch():
@@ -51,7 +66,7 @@ def ensure_torch():
     os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
-def best_of(f, repeats=3):
+def best_of(f, repeats):
     f()  # warm-up
     times = []
     for _ in range(repeats):
@@ -61,18 +76,22 @@ def best_of(f, repeats=3):
     return min(times)
 
 
-def ours(method, n):
+def ours(method, n, repeats, batch, env):
     cmd = ["cargo", "run", "--quiet", "--release", "-p", "ch08-efficient", "--example", "time_one",
-           "--", method, str(n), "3"]
-    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])["seconds"]
+           "--", method, str(n), str(repeats), str(batch)]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True, env=env).stdout
+    return json.loads(out.strip().splitlines()[-1])
 
 
-def cpu_model():
+def cpu_info():
+    model, flags = platform.processor() or "unknown CPU", set()
     for line in Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown CPU"
+            model = line.split(":", 1)[1].strip()
+        elif line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+    extensions = [x for x in ("avx2", "fma", "avx512f") if x in flags]
+    return model, extensions
 
 
 def main():
@@ -81,28 +100,49 @@ def main():
     import torch.nn.functional as F
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("--lengths", type=int, nargs="+", default=[2048, 8192])
+    parser.add_argument("--isa", choices=["portable", "avx2", "avx512"],
+                        help="the fast kernel's path (default: the widest this CPU has)")
     args = parser.parse_args()
+    env = dict(os.environ)
+    env.pop("ATTENTION_ISA", None)
+    if args.isa:
+        env["ATTENTION_ISA"] = args.isa
     torch.manual_seed(0)
-    rows = []
-    for n in args.lengths:
-        q, k, v = (torch.randn(1, HEADS, n, D) for _ in range(3))
+    rows, isa, fast_threads = [], None, None
+    for batch, n, causal in SHAPES:
+        repeats = 3 if n >= 2048 else 20
+        q, k, v = (torch.randn(batch, HEADS, n, D) for _ in range(3))
+        method = "fast_causal" if causal else "fast"
+        sdpa = fast_s = float("inf")
         with torch.no_grad():
-            sdpa = best_of(lambda: F.scaled_dot_product_attention(q, k, v))
-            naive = best_of(lambda: torch.softmax(q @ k.transpose(-2, -1) / D**0.5, dim=-1) @ v)
-        fast = ours("fast", n)
-        dense = ours("dense", n) if n <= 2048 else None
-        rows.append({"n": n, "torch_sdpa_s": sdpa, "torch_naive_s": naive, "fast_s": fast, "dense_s": dense})
-        line = f"n = {n}: PyTorch SDPA {sdpa * 1e3:.1f} ms, naive {naive * 1e3:.1f} ms; tiled, fast {fast * 1e3:.1f} ms"
-        line += f" -> {sdpa / fast:.2f}x SDPA's throughput"
+            for _ in range(ROUNDS):
+                sdpa = min(sdpa, best_of(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), repeats))
+                fast = ours(method, n, repeats, batch, env)
+                fast_s, isa, fast_threads = min(fast_s, fast["seconds"]), fast["isa"], fast["threads"]
+            naive = dense = None
+            if batch == 1 and not causal:
+                naive = best_of(lambda: torch.softmax(q @ k.transpose(-2, -1) / D**0.5, dim=-1) @ v, repeats)
+            if (batch, n, causal) == (1, 2048, False):
+                dense = ours("dense", n, repeats, batch, env)["seconds"]
+        row = {"batch": batch, "n": n, "causal": causal, "torch_sdpa_s": sdpa, "torch_naive_s": naive,
+               "fast_s": fast_s, "dense_s": dense}
+        rows.append(row)
+        line = f"{batch} x {HEADS} heads, n = {n}{', causal' if causal else ''}: PyTorch SDPA {sdpa * 1e3:.2f} ms"
+        line += f"; tiled, fast {fast_s * 1e3:.2f} ms ({isa}) -> {sdpa / fast_s:.2f}x SDPA's throughput"
+        if naive is not None:
+            line += f"; PyTorch naive {naive * 1e3:.1f} ms"
         if dense is not None:
-            line += f"; chapter 1 {dense * 1e3:.1f} ms ({dense / fast:.1f}x slower than fast)"
+            line += f"; chapter 1 {dense * 1e3:.1f} ms"
         print(line, flush=True)
-    cores = os.cpu_count()
+    model, extensions = cpu_info()
     result = {
-        "machine": f"{cpu_model()}, {cores} cores, Python {platform.python_version()}",
+        "machine": f"{model}, {os.cpu_count()} cores ({', '.join(extensions)}), Python {platform.python_version()}",
         "torch_version": torch.__version__.split("+")[0],
+        "torch_isa": torch.backends.cpu.get_cpu_capability(),
+        "isa": isa,
         "threads": torch.get_num_threads(),
+        "fast_threads": fast_threads,
+        "rounds": ROUNDS,
         "rows": rows,
     }
     (CRATE / "measurements" / "pytorch.json").write_text(json.dumps(result, indent=2) + "\n")

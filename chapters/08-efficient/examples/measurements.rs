@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use ch08_efficient::fast::Isa;
 use ch08_efficient::measure::results::{Memory, Timing};
 use ch08_efficient::measure::{breakdown, inputs, Method, D, HEADS};
 use ch08_efficient::measure::{measured, pytorch_results, Measured};
@@ -48,7 +49,7 @@ fn measure_memory(method: Method, n: usize) -> Memory {
         method,
         Method::Fast | Method::FastCausal | Method::SlidingFast | Method::SlidingMasked
     );
-    let per_thread = 4 * (TILES.q * TILES.k + 2 * TILES.q) as u64;
+    let per_thread = Isa::chosen().scratch(TILES, (D, D)).bytes() as u64;
     let scratch_bytes =
         if uses_tiles { per_thread * rayon::current_num_threads() as u64 } else { 0 };
     Memory { method: method.id().into(), n, peak_bytes, base_bytes, data_bytes, scratch_bytes }
@@ -79,7 +80,11 @@ fn machine() -> String {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    format!("{}, {rustc}; batch 1, {HEADS} heads, d_k {D}, f32", support::machine::describe())
+    let isa = Isa::chosen().name();
+    format!(
+        "{}, {rustc}; the fast kernel's {isa} path; batch 1, {HEADS} heads, d_k {D}, f32",
+        support::machine::describe()
+    )
 }
 
 /// `measurements/time.md`, `measurements/memory.md` and, once the comparison has run, `measurements/pytorch.md`.

@@ -1,14 +1,17 @@
 //! Times one method at one length: `cargo run --release -p ch08-efficient --example time_one --
-//! METHOD N [REPEATS]`. Prints one JSON line (the best of the repeats), which the PyTorch
-//! comparison script reads; `METHOD` is an id of `ch08_efficient::measure::Method`.
+//! METHOD N [REPEATS] [BATCH]`. Prints one JSON line (the best of the repeats, the instruction-set
+//! path of the fast kernel and the thread count), which the PyTorch comparison script reads;
+//! `METHOD` is an id of `ch08_efficient::measure::Method`, `BATCH` (default 1) multiplies the
+//! heads.
 
 use std::time::Instant;
 
-use ch08_efficient::measure::{inputs, Method, D, HEADS};
+use ch08_efficient::fast::Isa;
+use ch08_efficient::measure::{inputs_batched, Method, D, HEADS};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: time_one METHOD N [REPEATS]";
+    let usage = "usage: time_one METHOD N [REPEATS] [BATCH]";
     let (Some(id), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<usize>().ok()))
     else {
         eprintln!("{usage}");
@@ -19,8 +22,16 @@ fn main() {
         eprintln!("unknown method {id:?}; one of {}", ids.join(", "));
         std::process::exit(2);
     };
-    let repeats: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(3);
-    let [q, k, v] = inputs(n);
+    let number = |i: usize| match args.get(i).map(|a| a.parse::<usize>()) {
+        None => 1,
+        Some(Ok(x)) if x > 0 => x,
+        Some(_) => {
+            eprintln!("{usage}: REPEATS and BATCH are whole numbers of at least 1");
+            std::process::exit(2);
+        }
+    };
+    let (repeats, batch) = (if args.len() > 2 { number(2) } else { 3 }, number(3));
+    let [q, k, v] = inputs_batched(batch, n);
     method.run(&q, &k, &v); // warm-up: page in the buffers, start the threads
     let best = (0..repeats)
         .map(|_| {
@@ -30,7 +41,9 @@ fn main() {
         })
         .fold(f64::INFINITY, f64::min);
     println!(
-        "{{\"method\": \"{id}\", \"n\": {n}, \"heads\": {HEADS}, \"d\": {D}, \"seconds\": {best:.6}, \"gflops\": {:.2}}}",
-        method.flops(n) / best / 1e9
+        "{{\"method\": \"{id}\", \"n\": {n}, \"batch\": {batch}, \"heads\": {HEADS}, \"d\": {D}, \"seconds\": {best:.6}, \"gflops\": {:.2}, \"isa\": \"{}\", \"threads\": {}}}",
+        batch as f64 * method.flops(n) / best / 1e9,
+        Isa::chosen().name(),
+        rayon::current_num_threads()
     );
 }

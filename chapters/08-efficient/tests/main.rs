@@ -7,4 +7,5 @@ mod equality;
 mod figures;
 mod measurement_tables;
 mod measurements;
+mod paths;
 mod worked_examples;

@@ -2,7 +2,8 @@
 //! here: when `cargo xtask bench` or the PyTorch comparison is run again, this test says which
 //! sentence of the page to update.
 
-use ch08_efficient::measure::results::GOALS;
+use ch08_efficient::fast::Isa;
+use ch08_efficient::measure::results::{Comparison, GOALS};
 use ch08_efficient::measure::{measured, pytorch_results};
 use ch08_efficient::measure::{sliding_keys, Method, D, HEADS};
 
@@ -20,7 +21,8 @@ fn ms(s: f64) -> f64 {
 fn measured_numbers_are_the_committed_ones() {
     use Method::*;
     let b = measured();
-    assert!(b.machine.starts_with("AMD EPYC, 2 cores (avx2, fma, avx512f)"), "{}", b.machine);
+    assert!(b.machine.starts_with("AMD EPYC, 2 cores (avx2, fma), rustc"), "{}", b.machine);
+    assert!(b.machine.contains("the fast kernel's avx2 path"), "{}", b.machine);
     let t = |m: Method, n: usize| {
         b.time(m, n).unwrap_or_else(|| panic!("{} at {n} not measured", m.id()))
     };
@@ -28,36 +30,37 @@ fn measured_numbers_are_the_committed_ones() {
     // slopes of log time against log n
     assert_eq!(
         (r(b.slope(Fast), 2), r(b.slope(SlidingFast), 2), r(b.slope(Linear), 2)),
-        (2.00, 1.06, 1.09)
+        (2.02, 1.05, 1.10)
     );
-    assert_eq!([16384, 32768, 65536].map(|n| r(ms(t(Linear, n)), 0)), [124.0, 272.0, 640.0]);
+    assert_eq!([16384, 32768, 65536].map(|n| r(ms(t(Linear, n)), 0)), [213.0, 464.0, 1118.0]);
 
     // fast against chapter 1, the causal mask, the sliding window
-    assert_eq!((r(ms(t(Fast, 2048)), 1), r(ms(t(Dense, 2048)), 0)), (59.3, 455.0));
-    assert_eq!(r(t(Dense, 2048) / t(Fast, 2048), 1), 7.7);
-    assert_eq!(r(Fast.flops(2048) / t(Fast, 2048) / 1e9, 0), 145.0);
-    assert_eq!((r(ms(t(FastCausal, 16384)), 0), r(ms(t(Fast, 16384)), 0)), (1979.0, 3793.0));
-    assert_eq!(r(t(FastCausal, 16384) / t(Fast, 16384), 2), 0.52);
+    assert_eq!((r(ms(t(Fast, 2048)), 1), r(ms(t(Dense, 2048)), 0)), (63.0, 939.0));
+    assert_eq!(r(t(Dense, 2048) / t(Fast, 2048), 1), 14.9);
+    assert_eq!(r(Fast.flops(2048) / t(Fast, 2048) / 1e9, 0), 136.0);
+    assert_eq!((r(ms(t(FastCausal, 16384)), 0), r(ms(t(Fast, 16384)), 0)), (2282.0, 4590.0));
+    assert_eq!(r(t(FastCausal, 16384) / t(Fast, 16384), 2), 0.50);
     assert_eq!(
         (r(ms(t(SlidingFast, 16384)), 0), r(ms(t(SlidingMasked, 16384)), 0)),
-        (189.0, 3839.0)
+        (234.0, 4402.0)
     );
-    assert_eq!(r(t(SlidingMasked, 16384) / t(SlidingFast, 16384), 1), 20.3);
-    assert_eq!(r(ms(t(SlidingReadable, 16384)), 0), 910.0);
-    assert_eq!(r(t(SlidingMasked, 16384) / t(SlidingReadable, 16384), 1), 4.2);
+    assert_eq!(r(t(SlidingMasked, 16384) / t(SlidingFast, 16384), 1), 18.8);
+    assert_eq!(r(ms(t(SlidingReadable, 16384)), 0), 1993.0);
+    assert_eq!(r(t(SlidingMasked, 16384) / t(SlidingReadable, 16384), 1), 2.2);
 
     // where the time goes at n = 8192, on two cores
     let k = &b.breakdown;
+    assert_eq!(k.isa, Isa::Avx2);
     assert_eq!(
         (r(k.qk_gflops, 0), r(k.pv_gflops, 0), r(k.row_ns_per_score, 2)),
-        (90.0, 88.0, 0.41)
+        (79.0, 86.0, 0.45)
     );
     let half = Fast.flops(8192) / 2.0; // each product is half of the work
     let products = (half / k.qk_gflops + half / k.pv_gflops) / 1e9 / 2.0;
     let rows = (8192.0 * 8192.0 * HEADS as f64) * k.row_ns_per_score * 1e-9 / 2.0;
     assert_eq!(
         (r(ms(products), 0), r(ms(rows), 0), r(ms(products + rows), 0)),
-        (772.0, 110.0, 882.0)
+        (833.0, 122.0, 955.0)
     );
     assert_eq!(D, 64);
 
@@ -66,9 +69,9 @@ fn measured_numbers_are_the_committed_ones() {
     let fast = b.memory_of(Fast, 16384).expect("measured");
     assert_eq!(
         (r(mib(fast.used()), 1), mib(fast.data_bytes), r(mib(fast.scratch_bytes), 1)),
-        (129.9, 128.0, 1.0)
+        (129.0, 128.0, 0.5)
     );
-    assert_eq!(r(fast.ratio(), 2), 1.01);
+    assert_eq!(r(fast.ratio(), 2), 1.00);
     let dense = b.memory_of(Dense, 4096).expect("measured");
     assert_eq!(
         (r(mib(dense.used()), 0), mib(dense.data_bytes), r(dense.ratio(), 0)),
@@ -76,30 +79,52 @@ fn measured_numbers_are_the_committed_ones() {
     );
     assert_eq!(r(b.memory_of(Linear, 65536).expect("measured").ratio(), 2), 1.22);
 
-    // PyTorch, same machine, same run
+    // PyTorch, same machine, same run: each time the best of 5 rounds that alternate the sides
     let p = pytorch_results();
-    assert_eq!((p.torch_version.as_str(), p.threads), ("2.15.0", 2));
-    let (a, c) = (&p.rows[0], &p.rows[1]);
-    assert_eq!((a.n, c.n), (2048, 8192));
-    assert_eq!((r(ms(a.torch_sdpa_s), 1), r(ms(c.torch_sdpa_s), 0)), (53.3, 828.0));
-    assert_eq!((r(ms(a.fast_s), 1), r(ms(c.fast_s), 0)), (57.8, 922.0));
-    assert_eq!((r(a.torch_sdpa_s / a.fast_s, 2), r(c.torch_sdpa_s / c.fast_s, 2)), (0.92, 0.90));
-    assert_eq!((r(ms(a.torch_naive_s), 0), r(ms(c.torch_naive_s), 0)), (190.0, 3030.0));
-    assert_eq!((r(a.torch_naive_s / a.fast_s, 1), r(c.torch_naive_s / c.fast_s, 1)), (3.3, 3.3));
+    assert!(p.machine.starts_with("AMD EPYC, 2 cores (avx2, fma), Python"), "{}", p.machine);
+    assert_eq!((p.torch_version.as_str(), p.torch_isa.as_str(), p.threads), ("2.15.0", "AVX2", 2));
+    assert_eq!((p.isa, p.fast_threads, p.rounds), (Isa::Avx2, 2, 5));
+    let (a, c) = (p.row(1, 2048, false), p.row(1, 8192, false));
+    assert_eq!((r(ms(a.torch_sdpa_s), 1), r(ms(c.torch_sdpa_s), 0)), (64.9, 997.0));
+    assert_eq!((r(ms(a.fast_s), 1), r(ms(c.fast_s), 0)), (60.7, 984.0));
+    assert_eq!((r(a.ratio(), 2), r(c.ratio(), 2)), (1.07, 1.01));
+    let naive = |x: &Comparison| x.torch_naive_s.expect("timed at batch 1 without a mask");
+    assert_eq!((r(ms(naive(a)), 0), r(ms(naive(c)), 0)), (242.0, 4986.0));
+    assert_eq!((r(naive(a) / a.fast_s, 1), r(naive(c) / c.fast_s, 1)), (4.0, 5.1));
+    // the look-ahead mask, and short sequences in a batch of 4
+    let (ca, cc) = (p.row(1, 2048, true), p.row(1, 8192, true));
+    assert_eq!(
+        (r(ms(ca.torch_sdpa_s), 1), r(ms(ca.fast_s), 1), r(ca.ratio(), 2)),
+        (41.3, 32.8, 1.26)
+    );
+    assert_eq!(
+        (r(ms(cc.torch_sdpa_s), 0), r(ms(cc.fast_s), 0), r(cc.ratio(), 2)),
+        (567.0, 548.0, 1.04)
+    );
+    let (sa, sb) = (p.row(4, 256, false), p.row(4, 1024, false));
+    assert_eq!(
+        (r(ms(sa.torch_sdpa_s), 2), r(ms(sa.fast_s), 2), r(sa.ratio(), 2)),
+        (4.08, 3.89, 1.05)
+    );
+    assert_eq!(
+        (r(ms(sb.torch_sdpa_s), 1), r(ms(sb.fast_s), 1), r(sb.ratio(), 2)),
+        (59.8, 59.0, 1.01)
+    );
+    assert_eq!(p.rows.len(), 6);
 
-    // PyTorch's whole call at 8192 against this kernel's matrix products alone
-    assert_eq!(r(ms(c.torch_sdpa_s - products), 0), 56.0);
+    // the goal met by 7 % and 1 %; the prediction's shares: 87 % products, 13 % row operations
+    assert_eq!((r(100.0 * (a.ratio() - 1.0), 0), r(100.0 * (c.ratio() - 1.0), 0)), (7.0, 1.0));
+    assert_eq!((r(products / (products + rows), 2), r(rows / (products + rows), 2)), (0.87, 0.13));
+    // this kernel's predicted products and row operations against PyTorch's whole call at 8192
+    assert_eq!(r(ms(c.torch_sdpa_s - products - rows), 0), 41.0);
 
     // PyTorch's fused kernel against its own plain three-operation form, same run
-    assert_eq!(
-        (r(a.torch_naive_s / a.torch_sdpa_s, 2), r(c.torch_naive_s / c.torch_sdpa_s, 2)),
-        (3.56, 3.66)
-    );
+    assert_eq!((r(naive(a) / a.torch_sdpa_s, 2), r(naive(c) / c.torch_sdpa_s, 2)), (3.74, 5.0));
 
     // the comparison run's "fast vs chapter 1" (best of three calls) against criterion's (the
     // mean of many): the same pair, two runs; chapter 1's time moved more than the kernel's
     let dense_s = a.dense_s.expect("chapter 1 timed at 2048");
-    assert_eq!((r(ms(dense_s), 0), r(dense_s / a.fast_s, 1)), (417.0, 7.2));
+    assert_eq!((r(ms(dense_s), 0), r(dense_s / a.fast_s, 1)), (649.0, 10.7));
     assert!(t(Dense, 2048) / dense_s > t(Fast, 2048) / a.fast_s);
 }
 
@@ -110,8 +135,8 @@ fn goals_against_the_committed_measurements() {
     let t = |m: Method, n: usize| b.time(m, n).expect("measured");
     let g = GOALS;
     assert_eq!(
-        (g.vs_chapter1, g.vs_pytorch, g.vs_pytorch_floor, g.window_vs_mask, g.memory_ratio),
-        (3.0, 1.0, 0.5, 10.0, 1.2)
+        (g.vs_chapter1, g.vs_pytorch, g.vs_pytorch_stretch, g.window_vs_mask, g.memory_ratio),
+        (3.0, 1.0, 1.2, 10.0, 1.2)
     );
     // why 10x for the window: at n = 16,384 the band of w = 256 holds 3.1 % of the scores, 32x
     // fewer than the full matrix
@@ -122,12 +147,18 @@ fn goals_against_the_committed_measurements() {
     assert!(t(Dense, 2048) / t(Fast, 2048) >= g.vs_chapter1);
     assert!(t(SlidingMasked, 16384) / t(SlidingFast, 16384) >= g.window_vs_mask);
     assert!(b.memory_of(Fast, 16384).expect("measured").ratio() <= g.memory_ratio);
-    // missed: matching PyTorch, by 8 % and 10 %; the floor is met
-    for (row, missed_by) in p.rows.iter().zip([8.0, 10.0]) {
-        let ratio = row.torch_sdpa_s / row.fast_s;
-        assert!(ratio < g.vs_pytorch && ratio >= g.vs_pytorch_floor, "{ratio}");
-        assert_eq!(r(100.0 * (g.vs_pytorch - r(ratio, 2)), 0), missed_by);
+    // met: PyTorch's throughput, at both lengths, with and without the mask, and for the short
+    // batched sequences; the stretch of 1.2x only at 2,048 tokens with the mask
+    for row in &p.rows {
+        assert!(row.ratio() >= g.vs_pytorch, "{row:?}");
     }
+    let stretched: Vec<(usize, usize, bool)> = p
+        .rows
+        .iter()
+        .filter(|row| row.ratio() >= g.vs_pytorch_stretch)
+        .map(|row| (row.batch, row.n, row.causal))
+        .collect();
+    assert_eq!(stretched, [(1, 2048, true)]);
 }
 
 #[test]

@@ -1,38 +1,61 @@
 //! The fast tiled kernel: the same online softmax as [`crate::tiled`], organised for speed.
 //!
-//! * A tile of `q` queries against a tile of `k` keys is one matrix multiply, `S = Q Kᵀ / √d`,
-//!   done by the `gemm` crate, and the weighted sum is another, `acc += P V`: the two products
-//!   that hold nearly all of attention's arithmetic run at matrix-multiply speed.
-//! * The row maximum and `exp(s - m)` with its row sum run over whole rows of the tile, vectorised
-//!   ([`simd`]).
+//! * Both products of a tile, `S = Q Kᵀ / √d` and `acc += P V`, run in register blocks of a
+//!   vector instruction set ([`kernel`]), with the row operations (max, `exp`, sum, the
+//!   correction) fused between them while a strip of scores is still in the L1 cache.
+//! * The instruction set is chosen at run time ([`Isa`]): AVX-512, else AVX2 with FMA, else
+//!   portable Rust; the kernel is written once ([`lanes::Lanes`]) and compiled for each.
 //! * Tiles whose keys the pattern rules out for every query of the tile are never visited; tiles
 //!   it allows entirely skip the mask.
 //! * Every (head, query tile) is an independent task, spread over the cores by rayon; each thread
-//!   owns one score tile of `q x k` floats, the only scratch memory.
+//!   owns one tile of packed keys and one strip of scores, the only scratch memory.
 
-pub mod gemm;
-pub mod simd;
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
+pub mod isa;
+pub mod kernel;
+pub mod lanes;
 
-use ch01_attention::DEFAULT_MASK_FILL;
+use std::cell::RefCell;
+
 use rayon::prelude::*;
 
 use crate::heads::Heads;
 use crate::pattern::Pattern;
 use crate::tiled::Tiles;
-use gemm::{matmul, View};
+pub use isa::{Isa, OnPath, ISA_VARIABLE};
+use kernel::{Scratch, Tile};
 
-/// 256 queries by 512 keys: the fastest of the sizes tried on the development machine (64, 128,
-/// 256 by 512 and 128 by 1024), and the blocks PyTorch's CPU flash kernel uses for long sequences.
+/// 256 queries by 512 keys: the blocks PyTorch's CPU flash kernel uses for long sequences. A
+/// tile of keys is packed once and used by every strip of the query tile.
 pub const TILES: Tiles = Tiles { q: 256, k: 512 };
 
-/// Exact attention of every head of `q` over `k`/`v` under `pattern`, tile by tile. Every query
-/// must be allowed at least one key (all of this chapter's patterns keep the diagonal).
+/// Exact attention of every head of `q` over `k`/`v` under `pattern`, tile by tile, on the
+/// instruction set [`Isa::chosen`]. Every query must be allowed at least one key (all of this
+/// chapter's patterns keep the diagonal).
 ///
 /// # Panics
 /// If the heads do not fit together (other head counts, `q` and `k` of other widths, `v` not as
 /// long as `k`) or a tile size is 0.
-// ANCHOR: fast_attention
 pub fn tiled(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern, tiles: Tiles) -> Heads {
+    tiled_on(Isa::chosen(), q, k, v, pattern, tiles)
+}
+
+// ANCHOR: fast_attention
+/// [`tiled`] on the given instruction set.
+///
+/// # Panics
+/// As [`tiled`], and if this CPU cannot run `isa`.
+pub fn tiled_on(
+    isa: Isa,
+    q: &Heads,
+    k: &Heads,
+    v: &Heads,
+    pattern: &dyn Pattern,
+    tiles: Tiles,
+) -> Heads {
     assert!(
         tiles.q > 0 && tiles.k > 0,
         "fast::tiled: tile sizes must be at least 1, got {tiles:?}"
@@ -56,82 +79,38 @@ pub fn tiled(q: &Heads, k: &Heads, v: &Heads, pattern: &dyn Pattern, tiles: Tile
                 .enumerate()
                 .map(move |(t, tile)| (h, t * tiles.q, tile))
         })
-        .for_each_init(
-            || Scratch::new(tiles),
-            |scratch, (h, q0, tile)| scratch.tile((q, k, v), pattern, tiles, (h, q0), tile),
-        );
+        .for_each(|(h, q0, out)| {
+            with_scratch(isa, tiles, (q.d, v.d), |scratch| {
+                isa.run(Tile { scratch, qkv: (q, k, v), pattern, tiles, h, q0, out })
+            })
+        });
     out
 }
 // ANCHOR_END: fast_attention
 
-/// One thread's buffers: the score tile, and the running max and sum of each query of a tile.
-struct Scratch {
-    scores: Vec<f32>,
-    m: Vec<f32>,
-    l: Vec<f32>,
+thread_local! {
+    /// Each thread's scratch, kept between calls with the shape it was made for.
+    static SCRATCH: RefCell<Option<(ScratchShape, Scratch)>> = const { RefCell::new(None) };
 }
 
-impl Scratch {
-    fn new(tiles: Tiles) -> Self {
-        Scratch {
-            scores: vec![0.0; tiles.q * tiles.k],
-            m: vec![0.0; tiles.q],
-            l: vec![0.0; tiles.q],
-        }
-    }
+/// What a [`Scratch`] was made for: the path, the tiles, the widths of keys and values.
+type ScratchShape = (Isa, Tiles, (usize, usize));
 
-    // ANCHOR: fast_tile
-    /// Queries `q0..q0 + rows` of head `h` into `out` (`rows x dv`).
-    fn tile(
-        &mut self,
-        (q, k, v): (&Heads, &Heads, &Heads),
-        pattern: &dyn Pattern,
-        tiles: Tiles,
-        (h, q0): (usize, usize),
-        out: &mut [f32],
-    ) {
-        let (d, dv) = (q.d, v.d);
-        let rows = out.len() / dv;
-        let q1 = q0 + rows;
-        let scale = 1.0 / (d as f32).sqrt();
-        let Scratch { scores, m, l } = self;
-        let (m, l) = (&mut m[..rows], &mut l[..rows]);
-        m.fill(f32::NEG_INFINITY);
-        l.fill(0.0);
-        out.fill(0.0);
-        let q_tile = View::rows(&q.head(h)[q0 * d..q1 * d], rows, d, d);
-        for range in pattern.key_ranges(q0, q1, k.n) {
-            for k0 in range.clone().step_by(tiles.k) {
-                let k1 = (k0 + tiles.k).min(range.end);
-                let cols = k1 - k0;
-                let s = &mut scores[..rows * cols];
-                // S = Q Kᵀ / √d for this tile
-                let k_t = View::transposed(&k.head(h)[k0 * d..k1 * d], d, cols, d);
-                matmul(s, cols, q_tile, k_t, scale, false);
-                if !pattern.all_allowed(q0, q1, k0, k1) {
-                    for (r, row) in s.chunks_exact_mut(cols).enumerate() {
-                        pattern.block(q0 + r, k0, row, DEFAULT_MASK_FILL);
-                    }
-                }
-                // online softmax: new maxima, rescale what was summed, P = exp(S - m)
-                for (r, row) in s.chunks_exact_mut(cols).enumerate() {
-                    let m_new = m[r].max(simd::row_max(row));
-                    let correction = simd::exp(m[r] - m_new);
-                    if correction != 1.0 {
-                        l[r] *= correction;
-                        out[r * dv..(r + 1) * dv].iter_mut().for_each(|a| *a *= correction);
-                    }
-                    l[r] += simd::exp_and_sum(row, m_new);
-                    m[r] = m_new;
-                }
-                // acc += P V for this tile
-                let v_tile = View::rows(&v.head(h)[k0 * dv..k1 * dv], cols, dv, dv);
-                matmul(out, dv, View::rows(s, rows, cols, cols), v_tile, 1.0, true);
-            }
+/// Runs `f` with this thread's scratch for `shape`, made on the first call with that shape. Many
+/// short calls (a batch of short sequences) would otherwise spend their time allocating and
+/// zeroing a fresh quarter megabyte per task.
+fn with_scratch<R>(
+    isa: Isa,
+    tiles: Tiles,
+    dims: (usize, usize),
+    f: impl FnOnce(&mut Scratch) -> R,
+) -> R {
+    let shape = (isa, tiles, dims);
+    SCRATCH.with_borrow_mut(|slot| {
+        if slot.as_ref().is_none_or(|(made_for, _)| *made_for != shape) {
+            *slot = Some((shape, isa.scratch(tiles, dims)));
         }
-        for (row, &l) in out.chunks_exact_mut(dv).zip(l.iter()) {
-            row.iter_mut().for_each(|a| *a /= l);
-        }
-    }
-    // ANCHOR_END: fast_tile
+        let (_, scratch) = slot.as_mut().expect("made just now");
+        f(scratch)
+    })
 }

@@ -155,5 +155,10 @@ impl<P: Pattern> Pattern for EveryTile<P> {
 
 /// The benchmark's inputs for length `n`: seeded queries, keys and values.
 pub fn inputs(n: usize) -> [Heads; 3] {
-    [1, 2, 3].map(|seed| Heads::random(seed, HEADS, n, D))
+    inputs_batched(1, n)
+}
+
+/// [`inputs`] for a batch of `batch` sequences: `batch x HEADS` heads.
+pub fn inputs_batched(batch: usize, n: usize) -> [Heads; 3] {
+    [1, 2, 3].map(|seed| Heads::random(seed, batch * HEADS, n, D))
 }

@@ -8,5 +8,5 @@ pub mod method;
 pub mod results;
 
 pub use breakdown::{breakdown, Breakdown};
-pub use method::{inputs, sliding_keys, Method, D, HEADS, WINDOW};
+pub use method::{inputs, inputs_batched, sliding_keys, Method, D, HEADS, WINDOW};
 pub use results::{measured, pytorch_results, Measured};

@@ -1,0 +1,186 @@
+//! Which instruction set the fast kernel runs on, chosen at run time: the widest the CPU has,
+//! unless the environment variable `ATTENTION_ISA` names another (`portable`, `avx2`, `avx512`),
+//! so that every path can be timed and tested on one machine.
+#![allow(unsafe_code)]
+
+use std::sync::OnceLock;
+
+use super::kernel::Scratch;
+use super::lanes::{self, Lanes, Portable};
+use crate::tiled::Tiles;
+
+/// The environment variable that forces an instruction set.
+pub const ISA_VARIABLE: &str = "ATTENTION_ISA";
+
+/// Query rows per strip on each path: the rows of accumulators its registers hold (two vectors
+/// per row, plus two vectors of keys and one broadcast).
+const PORTABLE_ROWS: usize = 4;
+const AVX2_ROWS: usize = 6;
+const AVX512_ROWS: usize = 12;
+
+/// An instruction set the fast kernel has a compiled path for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Isa {
+    /// Plain Rust, any CPU: 8 floats per vector as the compiler manages, strips of 4 rows.
+    Portable,
+    /// AVX2 and FMA: 8 floats per register, strips of 6 rows (12 accumulators of 16 registers).
+    Avx2,
+    /// AVX-512F: 16 floats per register, strips of 12 rows (24 accumulators of 32 registers).
+    Avx512,
+}
+
+impl Isa {
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+
+    /// The name `ATTENTION_ISA` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn supported(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Every path this CPU can run, narrowest first.
+    pub fn available() -> Vec<Isa> {
+        Isa::ALL.into_iter().filter(|isa| isa.supported()).collect()
+    }
+
+    /// The widest path this CPU can run.
+    pub fn widest() -> Isa {
+        *Isa::available().last().expect("the portable path runs everywhere")
+    }
+
+    /// The path named by `value` (`ATTENTION_ISA`'s value), or why it cannot run here.
+    pub fn parse(value: &str) -> Result<Isa, String> {
+        let names: Vec<&str> = Isa::ALL.iter().map(|isa| isa.name()).collect();
+        let isa = Isa::ALL.into_iter().find(|isa| isa.name() == value.trim()).ok_or_else(|| {
+            format!("{ISA_VARIABLE}={value:?} is not one of {}", names.join(", "))
+        })?;
+        if !isa.supported() {
+            return Err(format!("{ISA_VARIABLE}={value}: this CPU does not have {value}"));
+        }
+        Ok(isa)
+    }
+
+    /// The path [`super::tiled`] takes: `ATTENTION_ISA` if set, else [`Isa::widest`]. Read once.
+    ///
+    /// # Panics
+    /// If `ATTENTION_ISA` names no path, or one this CPU cannot run.
+    pub fn chosen() -> Isa {
+        static CHOSEN: OnceLock<Isa> = OnceLock::new();
+        *CHOSEN.get_or_init(|| match std::env::var(ISA_VARIABLE) {
+            Ok(value) => Isa::parse(&value).unwrap_or_else(|e| panic!("{e}")),
+            Err(_) => Isa::widest(),
+        })
+    }
+
+    /// Floats per vector register.
+    pub fn lanes(self) -> usize {
+        match self {
+            Isa::Portable | Isa::Avx2 => 8,
+            Isa::Avx512 => 16,
+        }
+    }
+
+    /// Query rows per strip: how many rows of accumulators the registers hold.
+    pub fn strip_rows(self) -> usize {
+        match self {
+            Isa::Portable => PORTABLE_ROWS,
+            Isa::Avx2 => AVX2_ROWS,
+            Isa::Avx512 => AVX512_ROWS,
+        }
+    }
+
+    /// One thread's buffers for this path.
+    pub fn scratch(self, tiles: Tiles, (d, dv): (usize, usize)) -> Scratch {
+        Scratch::new(tiles, (d, dv), self.lanes(), self.strip_rows())
+    }
+
+    /// Runs `work` compiled for this path: the generic code is inlined into a function compiled
+    /// with the path's target features.
+    ///
+    /// # Panics
+    /// If this CPU cannot run the path.
+    pub fn run<T: OnPath>(self, work: T) -> T::Output {
+        assert!(self.supported(), "the {} path needs a CPU that has it", self.name());
+        // SAFETY: the CPU has the instruction set, asserted just now
+        unsafe {
+            match self {
+                Isa::Portable => work.run::<Portable, PORTABLE_ROWS>(),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx2 => x86::run_avx2(work),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512 => x86::run_avx512(work),
+                #[cfg(not(target_arch = "x86_64"))]
+                _ => unreachable!("only x86-64 has vector paths"),
+            }
+        }
+    }
+
+    /// `e^x` of every element, by this path's vector `exp` (the scalar one for a tail shorter
+    /// than a vector).
+    ///
+    /// # Panics
+    /// If this CPU cannot run the path.
+    pub fn exp_in_place(self, xs: &mut [f32]) {
+        self.run(ExpInPlace(xs))
+    }
+}
+
+/// Work written once for any [`Lanes`] and strip height `MR`, run by [`Isa::run`].
+pub trait OnPath {
+    type Output;
+    /// # Safety
+    /// The CPU must have `L`'s instruction set, and `MR` must be the path's
+    /// [`Isa::strip_rows`].
+    unsafe fn run<L: Lanes, const MR: usize>(self) -> Self::Output;
+}
+
+struct ExpInPlace<'a>(&'a mut [f32]);
+
+impl OnPath for ExpInPlace<'_> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<L: Lanes, const MR: usize>(self) {
+        let mut chunks = self.0.chunks_exact_mut(L::W);
+        for c in &mut chunks {
+            L::store(c.as_mut_ptr(), L::exp(L::load(c.as_ptr())));
+        }
+        chunks.into_remainder().iter_mut().for_each(|x| *x = lanes::exp(*x));
+    }
+}
+
+/// The functions that switch on a vector instruction set.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::super::{avx2::Avx2, avx512::Avx512};
+    use super::{OnPath, AVX2_ROWS, AVX512_ROWS};
+
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn run_avx2<T: OnPath>(work: T) -> T::Output {
+        work.run::<Avx2, AVX2_ROWS>()
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn run_avx512<T: OnPath>(work: T) -> T::Output {
+        work.run::<Avx512, AVX512_ROWS>()
+    }
+}
