@@ -1,0 +1,212 @@
+//! A decoder-only causal language model in the Llama style: token embedding, `L` [`LlamaBlock`]s,
+//! a final RMSNorm and an output projection to one logit per vocabulary entry. No positional
+//! table: positions enter only through RoPE, inside attention.
+
+use std::path::Path;
+
+use ch01_attention::Weights;
+use ch04_positions::TokenOutOfVocab;
+use dfdx::nn::modules::{Embedding, UnbiasedLinear};
+use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollection};
+use dfdx::prelude::*;
+use support::LoadError;
+
+use crate::block::LlamaBlock;
+use crate::cache::KvCache;
+use crate::rope::{Rope, RopeLayout, DEFAULT_ROPE_BASE};
+
+/// Token ids: `(batch, seq)`.
+pub type Ids<Dev, T = NoneTape> = Tensor<(usize, usize), usize, Dev, T>;
+
+/// Logits: `(batch, seq, V)`, one score per vocabulary entry for the token after each position.
+pub type Logits<const V: usize, Dev, T = NoneTape> = Tensor<(usize, usize, Const<V>), f32, Dev, T>;
+
+/// The attention weights of every layer, `(batch, H, queries, keys)` each.
+pub type LayerWeights<const H: usize, Dev> = Vec<Weights<usize, Const<H>, usize, usize, Dev>>;
+
+/// A Llama-style decoder-only language model.
+///
+/// # Generics
+/// - `V`: the vocabulary size (`vocab_size`).
+/// - `M`, `H`, `KV`, `DK`, `KVD`, `F`: as [`LlamaBlock`].
+/// - `L`: the number of blocks (`num_hidden_layers`).
+/// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
+///
+/// PyTorch equivalent: Hugging Face's `LlamaForCausalLM` with `tie_word_embeddings=False`. Its
+/// parameters carry Hugging Face's names (`model.embed_tokens.weight`,
+/// `model.layers.0.self_attn.q_proj.weight`, ..., `lm_head.weight`), so a checkpoint saved by
+/// `transformers` loads with dfdx's `load_safetensors` as it is.
+// ANCHOR: struct
+#[derive(Clone, Debug)]
+pub struct CausalLm<
+    const V: usize,
+    const M: usize,
+    const H: usize,
+    const KV: usize,
+    const DK: usize,
+    const KVD: usize,
+    const F: usize,
+    const L: usize,
+    E: Dtype,
+    Dev: Storage<E>,
+> {
+    pub embed_tokens: Embedding<V, M, E, Dev>,
+    pub layers: Vec<LlamaBlock<M, H, KV, DK, KVD, F, E, Dev>>,
+    pub norm: crate::rms::RmsNorm<M, E, Dev>,
+    pub lm_head: UnbiasedLinear<M, V, E, Dev>,
+    pub rope: Rope,
+}
+// ANCHOR_END: struct
+
+impl<
+        const V: usize,
+        const M: usize,
+        const H: usize,
+        const KV: usize,
+        const DK: usize,
+        const KVD: usize,
+        const F: usize,
+        const L: usize,
+        Dev: Device<f32>,
+    > CausalLm<V, M, H, KV, DK, KVD, F, L, f32, Dev>
+{
+    /// `nn.Linear`-style initialisation, RoPE with base 10,000 in the half-split layout.
+    pub fn new(dev: &Dev) -> Self {
+        BuildModule::build(dev)
+    }
+
+    /// Every id must be `< V`.
+    fn check_ids<T>(ids: &Ids<Dev, T>) -> Result<(), TokenOutOfVocab> {
+        match ids.as_vec().into_iter().find(|&t| t >= V) {
+            Some(token) => Err(TokenOutOfVocab { token, vocab: V }),
+            None => Ok(()),
+        }
+    }
+
+    /// The logits of every position of `ids`, and every layer's attention weights. The whole
+    /// sequence at once, causal; taped ids (`ids.traced(grads)`) train the model.
+    // ANCHOR: forward
+    pub fn try_forward<T: Tape<f32, Dev>>(
+        &self,
+        ids: Ids<Dev, T>,
+    ) -> Result<(Logits<V, Dev, T>, LayerWeights<H, Dev>), TokenOutOfVocab> {
+        Self::check_ids(&ids)?;
+        let mut x = self.embed_tokens.forward(ids); // (b, s, M), no position added
+        let mut weights = Vec::with_capacity(L);
+        for layer in &self.layers {
+            let (out, w) = layer.forward(x, &self.rope);
+            x = out;
+            weights.push(w);
+        }
+        Ok((self.lm_head.forward(self.norm.forward(x)), weights))
+    }
+    // ANCHOR_END: forward
+
+    /// [`Self::try_forward`], panicking with the error's message.
+    pub fn forward<T: Tape<f32, Dev>>(
+        &self,
+        ids: Ids<Dev, T>,
+    ) -> (Logits<V, Dev, T>, LayerWeights<H, Dev>) {
+        self.try_forward(ids).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// New tokens against a cache (the prompt at once, then one token per step): only their
+    /// logits come out; their keys and values join `cache`.
+    // ANCHOR: forward_cached
+    pub fn try_forward_cached(
+        &self,
+        ids: Ids<Dev>,
+        cache: &mut KvCache<KV, DK, Dev>,
+    ) -> Result<(Logits<V, Dev>, LayerWeights<H, Dev>), TokenOutOfVocab> {
+        Self::check_ids(&ids)?;
+        assert_eq!(cache.layers.len(), L, "the cache must have one LayerCache per block");
+        let mut x = self.embed_tokens.forward(ids);
+        let mut weights = Vec::with_capacity(L);
+        for (layer, layer_cache) in self.layers.iter().zip(&mut cache.layers) {
+            let (out, w) = layer.forward_cached(x, &self.rope, layer_cache);
+            x = out;
+            weights.push(w);
+        }
+        Ok((self.lm_head.forward(self.norm.forward(x)), weights))
+    }
+    // ANCHOR_END: forward_cached
+
+    /// [`Self::try_forward_cached`], panicking with the error's message.
+    pub fn forward_cached(
+        &self,
+        ids: Ids<Dev>,
+        cache: &mut KvCache<KV, DK, Dev>,
+    ) -> (Logits<V, Dev>, LayerWeights<H, Dev>) {
+        self.try_forward_cached(ids, cache).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A model with the weights of a safetensors file under Hugging Face's names (what
+    /// `transformers` saves for `LlamaForCausalLM`); `remedy` is the command that writes the file.
+    pub fn load(
+        dev: &Dev,
+        path: impl AsRef<Path>,
+        remedy: &'static str,
+    ) -> Result<Self, LoadError> {
+        let mut model = Self::new(dev);
+        support::saved::load_weights(path, remedy, |p| model.load_safetensors(p))?;
+        Ok(model)
+    }
+
+    /// An empty cache for this model, one [`LayerCache`](crate::LayerCache) per block.
+    pub fn new_cache(&self) -> KvCache<KV, DK, Dev> {
+        KvCache::new(L)
+    }
+}
+
+impl<
+        const V: usize,
+        const M: usize,
+        const H: usize,
+        const KV: usize,
+        const DK: usize,
+        const KVD: usize,
+        const F: usize,
+        const L: usize,
+        Dev: Device<f32>,
+    > TensorCollection<f32, Dev> for CausalLm<V, M, H, KV, DK, KVD, F, L, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = CausalLm<V, M, H, KV, DK, KVD, F, L, E2, D2>;
+
+    fn iter_tensors<Vis: ModuleVisitor<Self, f32, Dev>>(
+        visitor: &mut Vis,
+    ) -> Result<Option<Self::To<Vis::E2, Vis::D2>>, Vis::Err> {
+        let names: Vec<String> = (0..L).map(|i| format!("model.layers.{i}")).collect();
+        let layers = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Self::module(n, move |s| &s.layers[i], move |s| &mut s.layers[i]))
+            .collect::<Vec<_>>();
+        visitor.visit_fields(
+            (
+                Self::module("model.embed_tokens", |s| &s.embed_tokens, |s| &mut s.embed_tokens),
+                layers,
+                Self::module("model.norm", |s| &s.norm, |s| &mut s.norm),
+                Self::module("lm_head", |s| &s.lm_head, |s| &mut s.lm_head),
+                Self::scalar(
+                    "rope_theta",
+                    |s| &s.rope.base,
+                    |s| &mut s.rope.base,
+                    ScalarOptions::from_default(DEFAULT_ROPE_BASE),
+                ),
+                Self::scalar(
+                    "rope_layout",
+                    |s| &s.rope.layout,
+                    |s| &mut s.rope.layout,
+                    ScalarOptions::from_default(RopeLayout::HalfSplit),
+                ),
+            ),
+            |(embed_tokens, layers, norm, lm_head, base, layout)| CausalLm {
+                embed_tokens,
+                layers,
+                norm,
+                lm_head,
+                rope: Rope { base, layout },
+            },
+        )
+    }
+}

@@ -1,0 +1,172 @@
+//! The KV cache: cached generation equals recomputing everything, and the rolling buffer equals
+//! chapter 8's sliding window.
+
+use ch08_efficient::heads::Heads;
+use ch08_efficient::pattern::SlidingWindow;
+use ch10_language_models::mask::positions_allowed;
+use ch10_language_models::{
+    generate, GroupedQueryAttention, LayerCache, Recompute, Rope, RopeLayout, Sampling,
+};
+use dfdx::nn::BuildModule;
+use dfdx::prelude::*;
+use proptest::prelude::*;
+
+use crate::common::{ids_tensor, seeded_ids, seeded_model};
+
+type Dev = support::Dev;
+
+/// The prompt in one cached call, then `steps` single tokens: the logits of every position
+/// equal those of one uncached pass over the whole sequence.
+fn cached_equals_full<const KV: usize, const KVD: usize>(
+    seed: u64,
+    prompt: usize,
+    steps: usize,
+    layout: RopeLayout,
+) {
+    let mut model = seeded_model::<40, 32, 4, KV, 8, KVD, 48, 2>(seed);
+    model.rope = Rope::new(10_000.0, layout);
+    let dev = model.lm_head.weight.device().clone();
+    let ids = seeded_ids(seed, prompt + steps, 40);
+    let full = model.forward(ids_tensor(&dev, &ids)).0.as_vec();
+    let mut cache = model.new_cache();
+    let mut cached = model.forward_cached(ids_tensor(&dev, &ids[..prompt]), &mut cache).0.as_vec();
+    for t in prompt..prompt + steps {
+        cached
+            .extend(model.forward_cached(ids_tensor(&dev, &ids[t..t + 1]), &mut cache).0.as_vec());
+    }
+    assert_eq!(cache.next_position(), prompt + steps);
+    support::assert_close(&cached, &full, 2e-5);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    #[test]
+    fn cached_steps_equal_recomputation(
+        seed in 0u64..100, prompt in 1usize..12, steps in 1usize..8, interleaved in any::<bool>(),
+        kv in 0usize..3,
+    ) {
+        let layout = if interleaved { RopeLayout::Interleaved } else { RopeLayout::HalfSplit };
+        match kv {
+            0 => cached_equals_full::<1, 8>(seed, prompt, steps, layout),   // multi-query
+            1 => cached_equals_full::<2, 16>(seed, prompt, steps, layout),  // grouped, 2 per group
+            _ => cached_equals_full::<4, 32>(seed, prompt, steps, layout),  // multi-head
+        }
+    }
+}
+
+/// Greedy and seeded sampling pick the same tokens with and without the cache.
+#[test]
+fn generation_is_the_same_with_and_without_the_cache() {
+    let model = seeded_model::<40, 32, 4, 2, 8, 16, 48, 2>(9);
+    let prompt = seeded_ids(9, 5, 40);
+    for sampling in
+        [Sampling::Greedy, Sampling::Sample { temperature: 0.8, top_k: Some(10), seed: 3 }]
+    {
+        let full = generate(&model, &prompt, 20, sampling, Recompute::Everything);
+        let cached = generate(&model, &prompt, 20, sampling, Recompute::NewTokenOnly);
+        assert_eq!(full, cached, "{sampling:?}");
+        assert_eq!(full.len(), 20);
+    }
+}
+
+/// With a window of `w + 1` keys the mask is chapter 8's causal sliding window of `w`.
+#[test]
+fn window_mask_is_chapter_8s_sliding_window() {
+    let dev = Dev::default();
+    let (n, w) = (12, 3);
+    let mask = positions_allowed(&dev, 0..n, 0..n, Some(w + 1)).as_vec();
+    let window = SlidingWindow { w, causal: true };
+    for i in 0..n {
+        let keys = window.keys(i, n);
+        for j in 0..n {
+            assert_eq!(mask[i * n + j], keys.contains(&j), "query {i}, key {j}");
+        }
+    }
+}
+
+/// Decoding one token at a time through a rolling buffer of `W` positions gives what chapter 8's
+/// sliding-window attention gives on the whole sequence, and the buffer never holds more than
+/// `W` positions.
+#[test]
+fn rolling_buffer_equals_sliding_window_attention() {
+    let dev = support::seeded_device(11);
+    let attn: GroupedQueryAttention<32, 4, 2, 8, 16, f32, Dev> = BuildModule::build(&dev);
+    let rope = Rope::default();
+    let (n, window) = (14, 4);
+    let x = support::normal_tensor(&dev, 12, (1, n, Const::<32>));
+
+    // chapter 8, on the heads this layer projects (key/value heads repeated to the query heads)
+    let (q, k, v) = attn.project(x.clone(), &rope, 0);
+    let (k, v) = (
+        ch10_language_models::repeat_kv::<4, 2, 8, _, _>(k),
+        ch10_language_models::repeat_kv::<4, 2, 8, _, _>(v),
+    );
+    let heads =
+        |t: Tensor<(usize, Const<4>, usize, Const<8>), f32, Dev>| Heads::new(4, n, 8, t.as_vec());
+    let slid = ch08_efficient::sliding::sliding_window(
+        &heads(q),
+        &heads(k),
+        &heads(v),
+        SlidingWindow { w: window - 1, causal: true },
+    );
+
+    // this chapter, one token at a time; the heads before o_proj are what chapter 8 computes
+    let mut cache = LayerCache::rolling(window);
+    let mut per_step = vec![0.0f32; 4 * n * 8];
+    for t in 0..n {
+        let token = x.clone().slice((.., t..t + 1, ..));
+        let (q, k, v) = attn.project(token, &rope, cache.next_position());
+        let (k, v, keys) = cache.append(k, v);
+        assert!(keys.len() <= window && cache.len() <= window);
+        let (k, v) = (
+            ch10_language_models::repeat_kv::<4, 2, 8, _, _>(k),
+            ch10_language_models::repeat_kv::<4, 2, 8, _, _>(v),
+        );
+        let mask = positions_allowed(&dev, t..t + 1, keys, Some(window));
+        let mask = ch01_attention::broadcast_mask(mask, 1, Const::<4>);
+        let (out, _) = ch01_attention::scaled_dot_product_attention(q, k, v, Some(&mask));
+        for (h, row) in out.as_vec().chunks(8).enumerate() {
+            per_step[(h * n + t) * 8..(h * n + t + 1) * 8].copy_from_slice(row);
+        }
+    }
+    support::assert_close(&per_step, &slid.data, 1e-5);
+    assert_eq!(cache.len(), window);
+    assert_eq!(cache.positions(), n - window..n);
+}
+
+/// The rolling buffer inside the model: its logits equal the uncached model's with the same
+/// window, and its memory stops growing at the window.
+#[test]
+fn rolling_cache_in_the_layer_equals_windowed_attention() {
+    let dev = support::seeded_device(13);
+    let attn: GroupedQueryAttention<32, 4, 2, 8, 16, f32, Dev> = BuildModule::build(&dev);
+    let rope = Rope::default();
+    let (n, window) = (10, 3);
+    let x = support::normal_tensor(&dev, 14, (1, n, Const::<32>));
+    let (q, k, v) = attn.project(x.clone(), &rope, 0);
+    let (full, _) = attn.attend(q, k, v, 0..n, 0..n, Some(window));
+    let mut cache = LayerCache::rolling(window);
+    let (mut stepped, mut bytes) = (Vec::new(), Vec::new());
+    for t in 0..n {
+        let (out, _) = attn.forward_cached(x.clone().slice((.., t..t + 1, ..)), &rope, &mut cache);
+        stepped.extend(out.as_vec());
+        bytes.push(cache.bytes());
+    }
+    support::assert_close(&stepped, &full.as_vec(), 1e-5);
+    let per_position = 2 * 2 * 8 * 4; // keys and values, 2 heads of 8 floats
+    assert_eq!(bytes, [1, 2, 3, 3, 3, 3, 3, 3, 3, 3].map(|p| p * per_position));
+}
+
+/// The mask of one new query against the cache is a row of ones (it may see every earlier
+/// position); the square causal mask of the new tokens alone would be `1 x 1` and not fit.
+#[test]
+fn one_query_over_the_cache_sees_every_key() {
+    let dev = Dev::default();
+    let row = positions_allowed(&dev, 7..8, 0..8, None);
+    assert_eq!(row.shape().concrete(), [1, 8]);
+    assert!(row.as_vec().into_iter().all(|a| a));
+    let block = positions_allowed(&dev, 5..8, 0..8, None).as_vec();
+    let ones: Vec<usize> = block.chunks(8).map(|r| r.iter().filter(|&&a| a).count()).collect();
+    assert_eq!(ones, [6, 7, 8]);
+}

@@ -1,0 +1,12 @@
+//! ch10-language-models's integration tests, in one binary (one link of dfdx instead of one per file).
+//! `cargo test -p ch10-language-models` runs them all; `cargo test -p ch10-language-models MODULE::` runs one file's.
+
+mod cache;
+mod common;
+mod gqa;
+mod hf_parity;
+mod memory;
+mod norms;
+mod permute;
+mod rope;
+mod worked_examples;
