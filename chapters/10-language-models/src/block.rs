@@ -7,6 +7,7 @@ use dfdx::prelude::*;
 
 use crate::cache::LayerCache;
 use crate::gqa::{GroupedQueryAttention, Tokens};
+use crate::mask::Window;
 use crate::rms::RmsNorm;
 use crate::rope::Rope;
 use crate::swiglu::SwiGlu;
@@ -49,14 +50,16 @@ impl<
         Dev: Device<f32>,
     > LlamaBlock<M, H, KV, DK, KVD, F, f32, Dev>
 {
-    /// The whole sequence, causal: training, and the reference for the cache.
+    /// The whole sequence, causal, each query over at most `window` keys: training, and the
+    /// reference for the cache.
     pub fn forward<T: Tape<f32, Dev>>(
         &self,
         x: Tokens<M, Dev, T>,
         rope: &Rope,
+        window: Window,
     ) -> (Tokens<M, Dev, T>, Weights<usize, Const<H>, usize, usize, Dev>) {
         let normed = self.input_layernorm.forward(x.retaped::<T>());
-        let (attended, weights) = self.self_attn.forward(normed, rope);
+        let (attended, weights) = self.self_attn.forward(normed, rope, window);
         let x = x + attended;
         let normed = self.post_attention_layernorm.forward(x.retaped::<T>());
         (x + self.mlp.forward(normed), weights)

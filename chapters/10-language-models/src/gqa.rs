@@ -13,7 +13,7 @@ use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
 use crate::cache::LayerCache;
-use crate::mask::positions_allowed;
+use crate::mask::{positions_allowed, Window};
 use crate::rope::Rope;
 
 /// Tokens in and out of a layer: `(batch, seq, M)`.
@@ -124,15 +124,17 @@ impl<
     // ANCHOR_END: project
 
     /// The whole sequence at once, causal, no cache (training, and the reference the cache is
-    /// checked against). Returns the output and the weights `(batch, H, seq, seq)`.
+    /// checked against); each query sees at most `window` keys. Returns the output and the
+    /// weights `(batch, H, seq, seq)`.
     pub fn forward<T: Tape<f32, Dev>>(
         &self,
         x: Tokens<M, Dev, T>,
         rope: &Rope,
+        window: Window,
     ) -> (Tokens<M, Dev, T>, Weights<usize, Const<H>, usize, usize, Dev>) {
         let n = x.shape().1;
         let (q, k, v) = self.project(x, rope, 0);
-        self.attend(q, k, v, 0..n, 0..n, None)
+        self.attend(q, k, v, 0..n, 0..n, window.0)
     }
 
     /// New tokens against a cache: their keys and values join it, and they attend to everything

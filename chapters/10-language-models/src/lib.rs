@@ -42,8 +42,12 @@
 //! let _ = GroupedQueryAttention::<64, 4, 2, 16, 64, f32, support::Dev>::new(&dev);
 //! ```
 
+pub mod bigram;
 pub mod block;
 pub mod cache;
+pub mod chars;
+pub mod cli;
+pub mod error;
 pub mod generate;
 pub mod gqa;
 pub mod mask;
@@ -51,17 +55,23 @@ pub mod memory;
 pub mod model;
 pub mod permute;
 pub mod presets;
+pub mod report;
 pub mod rms;
 pub mod rope;
 pub mod swiglu;
+pub mod train;
+pub mod trained;
 
 pub use block::LlamaBlock;
+pub use chars::{decode, encode, VOCAB};
+pub use error::CharOutOfVocab;
 pub use cache::{KvCache, LayerCache};
 pub use generate::{generate, Recompute, Sampling};
 pub use gqa::{repeat_kv, GroupedQueryAttention};
-pub use mask::{may_attend, positions_allowed};
+pub use mask::{may_attend, positions_allowed, Window};
 pub use model::CausalLm;
 pub use presets::TinyLlama;
 pub use rms::RmsNorm;
 pub use rope::{Rope, RopeLayout};
 pub use swiglu::SwiGlu;
+pub use train::TrainConfig;

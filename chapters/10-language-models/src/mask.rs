@@ -19,6 +19,28 @@ pub fn may_attend(m: usize, n: usize, window: Option<usize>) -> bool {
 }
 // ANCHOR_END: allowed
 
+/// A sliding window: how many keys a query sees at most (itself included), or `None` for all
+/// of them. Mistral's `sliding_window`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Window(pub Option<usize>);
+
+/// Stored with a model's other settings as a number, 0 for no window.
+impl num_traits::ToPrimitive for Window {
+    fn to_i64(&self) -> Option<i64> {
+        self.to_u64().map(|n| n as i64)
+    }
+
+    fn to_u64(&self) -> Option<u64> {
+        Some(self.0.unwrap_or(0) as u64)
+    }
+}
+
+impl num_traits::NumCast for Window {
+    fn from<N: num_traits::ToPrimitive>(n: N) -> Option<Self> {
+        n.to_u64().map(|w| Window((w > 0).then_some(w as usize)))
+    }
+}
+
 /// The `(queries, keys)` mask of the query positions `queries` over the key positions `keys`,
 /// `true` = may attend.
 ///

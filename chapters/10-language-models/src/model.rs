@@ -13,6 +13,7 @@ use support::LoadError;
 
 use crate::block::LlamaBlock;
 use crate::cache::KvCache;
+use crate::mask::Window;
 use crate::rope::{Rope, RopeLayout, DEFAULT_ROPE_BASE};
 
 /// Token ids: `(batch, seq)`.
@@ -55,6 +56,9 @@ pub struct CausalLm<
     pub norm: crate::rms::RmsNorm<M, E, Dev>,
     pub lm_head: UnbiasedLinear<M, V, E, Dev>,
     pub rope: Rope,
+    /// how many keys a query sees at most; `Window(None)`: all (Llama), `Some(w)`: Mistral's
+    /// sliding window, and [`Self::new_cache`] gives a rolling buffer of `w`
+    pub window: Window,
 }
 // ANCHOR_END: struct
 
@@ -94,7 +98,7 @@ impl<
         let mut x = self.embed_tokens.forward(ids); // (b, s, M), no position added
         let mut weights = Vec::with_capacity(L);
         for layer in &self.layers {
-            let (out, w) = layer.forward(x, &self.rope);
+            let (out, w) = layer.forward(x, &self.rope, self.window);
             x = out;
             weights.push(w);
         }
@@ -152,9 +156,13 @@ impl<
         Ok(model)
     }
 
-    /// An empty cache for this model, one [`LayerCache`](crate::LayerCache) per block.
+    /// An empty cache for this model, one [`LayerCache`](crate::LayerCache) per block: a rolling
+    /// buffer if the model has a window.
     pub fn new_cache(&self) -> KvCache<KV, DK, Dev> {
-        KvCache::new(L)
+        match self.window.0 {
+            Some(w) => KvCache::rolling(L, w),
+            None => KvCache::new(L),
+        }
     }
 }
 
@@ -181,31 +189,41 @@ impl<
             .enumerate()
             .map(|(i, n)| Self::module(n, move |s| &s.layers[i], move |s| &mut s.layers[i]))
             .collect::<Vec<_>>();
-        visitor.visit_fields(
-            (
-                Self::module("model.embed_tokens", |s| &s.embed_tokens, |s| &mut s.embed_tokens),
-                layers,
-                Self::module("model.norm", |s| &s.norm, |s| &mut s.norm),
-                Self::module("lm_head", |s| &s.lm_head, |s| &mut s.lm_head),
-                Self::scalar(
-                    "rope_theta",
-                    |s| &s.rope.base,
-                    |s| &mut s.rope.base,
-                    ScalarOptions::from_default(DEFAULT_ROPE_BASE),
-                ),
-                Self::scalar(
-                    "rope_layout",
-                    |s| &s.rope.layout,
-                    |s| &mut s.rope.layout,
-                    ScalarOptions::from_default(RopeLayout::HalfSplit),
-                ),
+        let weights = (
+            Self::module("model.embed_tokens", |s| &s.embed_tokens, |s| &mut s.embed_tokens),
+            layers,
+            Self::module("model.norm", |s| &s.norm, |s| &mut s.norm),
+            Self::module("lm_head", |s| &s.lm_head, |s| &mut s.lm_head),
+        );
+        let settings = (
+            Self::scalar(
+                "rope_theta",
+                |s| &s.rope.base,
+                |s| &mut s.rope.base,
+                ScalarOptions::from_default(DEFAULT_ROPE_BASE),
             ),
-            |(embed_tokens, layers, norm, lm_head, base, layout)| CausalLm {
+            Self::scalar(
+                "rope_layout",
+                |s| &s.rope.layout,
+                |s| &mut s.rope.layout,
+                ScalarOptions::from_default(RopeLayout::HalfSplit),
+            ),
+            Self::scalar(
+                "sliding_window",
+                |s| &s.window,
+                |s| &mut s.window,
+                ScalarOptions::from_default(Window(None)),
+            ),
+        );
+        visitor.visit_fields(
+            (weights, settings),
+            |((embed_tokens, layers, norm, lm_head), (base, layout, window))| CausalLm {
                 embed_tokens,
                 layers,
                 norm,
                 lm_head,
                 rope: Rope { base, layout },
+                window,
             },
         )
     }

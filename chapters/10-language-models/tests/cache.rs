@@ -5,7 +5,7 @@ use ch08_efficient::heads::Heads;
 use ch08_efficient::pattern::SlidingWindow;
 use ch10_language_models::mask::positions_allowed;
 use ch10_language_models::{
-    generate, GroupedQueryAttention, LayerCache, Recompute, Rope, RopeLayout, Sampling,
+    generate, GroupedQueryAttention, LayerCache, Recompute, Rope, RopeLayout, Sampling, Window,
 };
 use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
@@ -68,6 +68,23 @@ fn generation_is_the_same_with_and_without_the_cache() {
         assert_eq!(full, cached, "{sampling:?}");
         assert_eq!(full.len(), 20);
     }
+}
+
+/// A model with a sliding window generates past its window: through a rolling buffer with the
+/// cache, through windowed attention over everything without it, the same tokens.
+#[test]
+fn windowed_model_generates_the_same_past_its_window() {
+    let mut model = seeded_model::<40, 32, 4, 2, 8, 16, 48, 2>(21);
+    model.window = Window(Some(6));
+    let prompt = seeded_ids(21, 4, 40);
+    let sampling = Sampling::Sample { temperature: 1.0, top_k: None, seed: 5 };
+    let full = generate(&model, &prompt, 16, sampling, Recompute::Everything);
+    let cached = generate(&model, &prompt, 16, sampling, Recompute::NewTokenOnly);
+    assert_eq!(full, cached);
+    let mut cache = model.new_cache();
+    let dev = model.lm_head.weight.device().clone();
+    model.forward_cached(ids_tensor(&dev, &seeded_ids(22, 20, 40)), &mut cache);
+    assert_eq!(cache.layers[0].len(), 6, "a rolling buffer of the window");
 }
 
 /// With a window of `w + 1` keys the mask is chapter 8's causal sliding window of `w`.

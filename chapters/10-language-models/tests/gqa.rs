@@ -3,7 +3,7 @@
 
 use ch01_attention::{broadcast_mask, causal_allowed};
 use ch03_multi_head::Mha16x4;
-use ch10_language_models::{GroupedQueryAttention, Rope};
+use ch10_language_models::{GroupedQueryAttention, Rope, Window};
 use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
 
@@ -61,9 +61,9 @@ fn grouped_heads_are_repeated_heads() {
     };
     let rope = Rope::default();
     let x = support::normal_tensor(&dev, 3, (1, 6, Const::<64>));
-    let grouped = gqa.forward(x.clone(), &rope).0.as_vec();
-    let interleaved = with_heads(&|h| h / 2).forward(x.clone(), &rope).0.as_vec();
-    let tiled = with_heads(&|h| h % 2).forward(x, &rope).0.as_vec();
+    let grouped = gqa.forward(x.clone(), &rope, Window(None)).0.as_vec();
+    let interleaved = with_heads(&|h| h / 2).forward(x.clone(), &rope, Window(None)).0.as_vec();
+    let tiled = with_heads(&|h| h % 2).forward(x, &rope, Window(None)).0.as_vec();
     support::assert_close(&grouped, &interleaved, 1e-6);
     assert!(support::max_abs_diff(&grouped, &tiled) > 1e-2, "repeat would give the same layer");
 }

@@ -9,4 +9,6 @@ mod memory;
 mod norms;
 mod permute;
 mod rope;
+mod text;
+mod training;
 mod worked_examples;

@@ -1,0 +1,164 @@
+//! Training the character-level model: random windows of the training text, next-character
+//! cross-entropy at every position, Adam with a warm-up and a cosine decay.
+
+use std::time::Instant;
+
+use dfdx::optim::{Adam, AdamConfig};
+use dfdx::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use support::optimizer_step;
+
+use crate::chars::VOCAB;
+use crate::mask::Window;
+use crate::presets::TinyLlama;
+
+/// Everything a training run depends on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    pub steps: usize,
+    /// windows per step
+    pub batch: usize,
+    /// characters per window: the longest context the model sees
+    pub context: usize,
+    pub peak_lr: f64,
+    /// steps of linear warm-up to `peak_lr`, before the cosine decay to `peak_lr / 10`
+    pub warmup: usize,
+    /// seeds the weights and the windows
+    pub seed: u64,
+}
+
+impl TrainConfig {
+    /// The run whose weights are committed.
+    pub fn char_model() -> Self {
+        TrainConfig { steps: 360, batch: 16, context: 128, peak_lr: 5e-3, warmup: 40, seed: 0 }
+    }
+
+    /// The learning rate of step `step` (counted from 0).
+    pub fn lr_at(&self, step: usize) -> f64 {
+        if step < self.warmup {
+            return self.peak_lr * (step + 1) as f64 / self.warmup as f64;
+        }
+        let done = (step - self.warmup) as f64 / (self.steps - self.warmup).max(1) as f64;
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * done.min(1.0)).cos());
+        self.peak_lr * (0.1 + 0.9 * cosine)
+    }
+}
+
+/// Model, optimiser and the stream of windows, one step at a time.
+pub struct Trainer<Dev: Device<f32>> {
+    pub model: TinyLlama<Dev>,
+    pub config: TrainConfig,
+    pub step: usize,
+    optimizer: Adam<TinyLlama<Dev>, f32, Dev>,
+    grads: Option<Gradients<f32, Dev>>,
+    rng: StdRng,
+    text: Vec<usize>,
+    dev: Dev,
+}
+
+impl<Dev: Device<f32>> Trainer<Dev> {
+    /// A fresh model drawn from `dev` (seed it with `config.seed`), training on `text` (ids).
+    ///
+    /// # Panics
+    /// If `text` is not longer than one window.
+    pub fn new(dev: &Dev, config: TrainConfig, text: Vec<usize>) -> Self {
+        assert!(text.len() > config.context + 1, "the training text is shorter than one window");
+        let mut model = TinyLlama::new(dev);
+        // it never sees more than `context` characters at once, and generates that way too
+        model.window = Window(Some(config.context));
+        let optimizer = Adam::new(&model, AdamConfig { lr: config.peak_lr, ..Default::default() });
+        let rng = StdRng::seed_from_u64(config.seed);
+        Trainer { model, config, step: 0, optimizer, grads: None, rng, text, dev: dev.clone() }
+    }
+
+    // ANCHOR: step
+    /// One optimiser step on `batch` random windows. Returns the mean loss, nats per character.
+    pub fn step(&mut self) -> f32 {
+        let (b, n) = (self.config.batch, self.config.context);
+        let starts: Vec<usize> =
+            (0..b).map(|_| self.rng.gen_range(0..self.text.len() - n - 1)).collect();
+        let window = |s: usize, shift: usize| &self.text[s + shift..s + shift + n];
+        let inputs: Vec<usize> = starts.iter().flat_map(|&s| window(s, 0).to_vec()).collect();
+        let targets: Vec<usize> = starts.iter().flat_map(|&s| window(s, 1).to_vec()).collect();
+
+        self.optimizer.cfg.lr = self.config.lr_at(self.step);
+        let grads = self.grads.take().unwrap_or_else(|| self.model.alloc_grads());
+        let ids = self.dev.tensor_from_vec(inputs, (b, n)).traced(grads);
+        let (logits, _) = self.model.forward(ids); // (b, n, VOCAB)
+        let loss = cross_entropy_with_logits_loss(logits, one_hot(&self.dev, &targets, (b, n)));
+        let (loss, grads) = optimizer_step(loss, &mut self.model, &mut self.optimizer);
+        self.grads = Some(grads);
+        self.step += 1;
+        loss
+    }
+    // ANCHOR_END: step
+}
+
+/// `(b, n, VOCAB)` one-hot rows of `ids`.
+fn one_hot<Dev: Device<f32>>(
+    dev: &Dev,
+    ids: &[usize],
+    (b, n): (usize, usize),
+) -> Tensor<(usize, usize, Const<VOCAB>), f32, Dev> {
+    let mut t = vec![0.0f32; ids.len() * VOCAB];
+    for (row, &id) in t.chunks_mut(VOCAB).zip(ids) {
+        row[id] = 1.0;
+    }
+    dev.tensor_from_vec(t, (b, n, Const))
+}
+
+/// The model's mean `-ln p(next character)` over `ids`, nats per character: `ids` cut into
+/// windows of `context + 1`, each character after the first of a window predicted from those
+/// before it in the window.
+pub fn held_out_loss<Dev: Device<f32>>(
+    model: &TinyLlama<Dev>,
+    dev: &Dev,
+    ids: &[usize],
+    context: usize,
+) -> f64 {
+    let windows: Vec<&[usize]> = ids.chunks_exact(context + 1).collect();
+    let (mut total, mut count) = (0.0f64, 0usize);
+    for group in windows.chunks(32) {
+        let b = group.len();
+        let inputs: Vec<usize> = group.iter().flat_map(|w| w[..context].to_vec()).collect();
+        let targets: Vec<usize> = group.iter().flat_map(|w| w[1..].to_vec()).collect();
+        let logits = model.forward(dev.tensor_from_vec(inputs, (b, context))).0;
+        let log_p = logits.log_softmax::<Axis<2>>().as_vec();
+        for (row, &t) in log_p.chunks(VOCAB).zip(&targets) {
+            total -= row[t] as f64;
+            count += 1;
+        }
+    }
+    total / count as f64
+}
+
+/// What a progress display sees after each step.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// counted from 1
+    pub step: usize,
+    pub loss: f32,
+    pub seconds: f64,
+}
+
+/// Trains `steps` steps of `config` on `text`, calling `on_step` after each; returns the trainer
+/// (with the model) and the loss of every step.
+pub fn train<Dev: Device<f32>>(
+    dev: &Dev,
+    config: &TrainConfig,
+    steps: usize,
+    text: Vec<usize>,
+    mut on_step: impl FnMut(Progress),
+) -> (Trainer<Dev>, Vec<f32>) {
+    let mut trainer = Trainer::new(dev, config.clone(), text);
+    let start = Instant::now();
+    let mut losses = Vec::with_capacity(steps);
+    for step in 1..=steps {
+        let loss = trainer.step();
+        losses.push(loss);
+        on_step(Progress { step, loss, seconds: start.elapsed().as_secs_f64() });
+    }
+    (trainer, losses)
+}
