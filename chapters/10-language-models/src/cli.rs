@@ -65,9 +65,8 @@ impl GenerateArgs {
         let mut prompt = None;
         let mut rest = args.iter();
         while let Some(flag) = rest.next() {
-            let mut value = || {
-                rest.next().ok_or_else(|| ArgError::Usage(format!("{flag} needs a value")))
-            };
+            let mut value =
+                || rest.next().ok_or_else(|| ArgError::Usage(format!("{flag} needs a value")));
             match flag.as_str() {
                 "--prompt" => prompt = Some(value()?.clone()),
                 "--tokens" => {

@@ -187,3 +187,63 @@ fn one_query_over_the_cache_sees_every_key() {
     let ones: Vec<usize> = block.chunks(8).map(|r| r.iter().filter(|&&a| a).count()).collect();
     assert_eq!(ones, [6, 7, 8]);
 }
+
+/// Five tokens cached, then the sixth. Returns the layer, the sixth token, the cache before it and
+/// the right output (what recomputing all six gives in the last row).
+fn sixth_token() -> (
+    GroupedQueryAttention<32, 4, 2, 8, 16, f32, Dev>,
+    Tensor<(usize, usize, Const<32>), f32, Dev>,
+    LayerCache<2, 8, Dev>,
+    Vec<f32>,
+) {
+    let dev = support::seeded_device(17);
+    let attn: GroupedQueryAttention<32, 4, 2, 8, 16, f32, Dev> = BuildModule::build(&dev);
+    let rope = Rope::default();
+    let x = support::normal_tensor(&dev, 18, (1, 6, Const::<32>));
+    let mut cache = LayerCache::new();
+    attn.forward_cached(x.clone().slice((.., 0..5, ..)), &rope, &mut cache);
+    let before = cache.clone();
+    let sixth = x.clone().slice((.., 5..6, ..));
+    let right = attn.forward_cached(sixth.clone(), &rope, &mut cache).0.as_vec();
+    let full = attn.forward(x, &rope, Window(None)).0.as_vec();
+    support::assert_close(&right, &full[5 * 32..], 1e-5);
+    (attn, sixth, before, right)
+}
+
+/// The pitfall: the new token turned as if it were at position 0.
+#[test]
+fn restarting_positions_changes_the_output() {
+    let (attn, sixth, mut cache, right) = sixth_token();
+    let (q, k, v) = attn.project(sixth, &Rope::default(), 0); // should be 5
+    let (k, v, keys) = cache.append(k, v);
+    let wrong = attn.attend(q, k, v, 5..6, keys, None).0.as_vec();
+    assert!(support::max_abs_diff(&wrong, &right) > 1e-3);
+}
+
+/// The pitfall: the cached keys turned again, by their positions, at the next step.
+#[test]
+fn turning_cached_keys_twice_changes_the_output() {
+    let (attn, sixth, mut cache, right) = sixth_token();
+    let rope = Rope::default();
+    let (q, k, v) = attn.project(sixth, &rope, cache.next_position());
+    let (k, v, keys) = cache.append(k, v);
+    let twice = rope.apply(k, keys.start); // every key now turned by twice its angle
+    let wrong = attn.attend(q, twice, v, 5..6, keys, None).0.as_vec();
+    assert!(support::max_abs_diff(&wrong, &right) > 1e-3);
+}
+
+/// `is_causal=True` with one query and 8 keys: PyTorch's triangle `ones(1, 8).tril()` starts at
+/// the top-left corner and lets the query see key 0 only; in positions, query 7 sees all 8.
+#[test]
+fn top_left_causal_mask_hides_the_cache() {
+    let dev = Dev::default();
+    let top_left = dev.lower_tri_like(&(1, 8), 1.0f32, 0).as_vec();
+    assert_eq!(top_left, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let by_position = positions_allowed(&dev, 7..8, 0..8, None).as_vec();
+    assert_eq!(by_position, [true; 8]);
+    // the top-left triangle is the mask of a query numbered 0, not of the query at position 7
+    assert_eq!(
+        positions_allowed(&dev, 0..1, 0..8, None).as_vec().iter().filter(|&&a| a).count(),
+        1
+    );
+}

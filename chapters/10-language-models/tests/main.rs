@@ -3,6 +3,7 @@
 
 mod cache;
 mod common;
+mod figures;
 mod gqa;
 mod hf_parity;
 mod memory;

@@ -42,3 +42,12 @@ fn silu_values() {
     assert!((out[2] - 9.999_546).abs() < 1e-5);
     assert!((out[3] - 0.731_058_6).abs() < 1e-6);
 }
+
+/// Llama 2 7B's SwiGLU width: two thirds of 4 d for d = 4,096, rounded up to a multiple of 256,
+/// is 11,008.
+#[test]
+fn llama_2_7b_swiglu_width() {
+    let d: usize = 4096;
+    let two_thirds = 2 * 4 * d / 3; // 10,922
+    assert_eq!(two_thirds.div_ceil(256) * 256, 11_008);
+}

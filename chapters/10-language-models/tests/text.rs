@@ -26,6 +26,7 @@ fn the_text_and_its_split() {
     assert!(decode(&held_out[..20]).starts_with("by instruction of th"));
     let used: std::collections::BTreeSet<usize> = train.iter().copied().collect();
     assert_eq!(used.len(), 81, "characters the text uses");
+    assert!(TEXT.contains("\nLAWYER, n. One skilled in circumvention of the law.\n"));
 }
 
 fn parse(args: &[&str]) -> Result<GenerateArgs, ArgError> {
@@ -43,10 +44,16 @@ fn generate_arguments() {
         message(&["--prompt", "naïve"]),
         "--prompt: character 'ï' (U+00EF) is not in the vocabulary: newline and printable ASCII (space to '~') only"
     );
-    assert!(message(&["--prompt", "a", "--temperature", "0"]).starts_with("--temperature \"0\": expected a number above 0"));
+    assert!(message(&["--prompt", "a", "--temperature", "0"])
+        .starts_with("--temperature \"0\": expected a number above 0"));
     assert!(message(&["--prompt", "a", "--temperature", "-1"]).starts_with("--temperature \"-1\""));
-    assert!(message(&["--prompt", "a", "--temperature", "NaN"]).starts_with("--temperature \"NaN\""));
-    assert_eq!(message(&["--prompt", "a", "--tokens", "ten"]), "--tokens \"ten\": expected a whole number from 1 to 10000");
+    assert!(
+        message(&["--prompt", "a", "--temperature", "NaN"]).starts_with("--temperature \"NaN\"")
+    );
+    assert_eq!(
+        message(&["--prompt", "a", "--tokens", "ten"]),
+        "--tokens \"ten\": expected a whole number from 1 to 10000"
+    );
     assert!(message(&["--prompt", "a", "--top-k", "0"]).starts_with("--top-k \"0\""));
     assert!(message(&["--prompt", "a", "--top-k", "97"]).starts_with("--top-k \"97\""));
     assert!(message(&["--prompt", "a", "--tokens"]).starts_with("--tokens needs a value"));

@@ -40,7 +40,7 @@ fn runs_are_reproducible() {
     assert_eq!(run(), run());
 }
 
-/// The committed run's first 3 steps, retrained: the same losses bit for bit, so the seed fixes
+/// The committed run's first 3 steps, retrained: the same losses bit for bit, so the random seed fixes
 /// every weight and window as the page says.
 #[test]
 fn a_rerun_matches_the_committed_losses() {

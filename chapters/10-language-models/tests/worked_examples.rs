@@ -1,7 +1,11 @@
 //! The worked examples of chapter 10, with every number its page shows.
 
+use ch10_language_models::chars::split;
 use ch10_language_models::memory::{binary_size, HALF, PUBLISHED};
+use ch10_language_models::params::{parameter_table, Sizes, TINY};
+use ch10_language_models::reading::{by_offset, layer_weights, sinks};
 use ch10_language_models::rope::dot;
+use ch10_language_models::trained::load_model;
 use ch10_language_models::{Rope, RopeLayout, TinyLlama};
 use dfdx::prelude::*;
 
@@ -62,17 +66,99 @@ fn worked_example_cache_memory() {
     assert_eq!(rows[1].0, 2 * 32 * 32 * 128 * 2);
 }
 
-/// The tiny model's 98,624 parameters, term by term, against dfdx's count.
+/// The tiny model's 98,624 parameters, term by term: every row of the page's table against
+/// dfdx's count of that part of the built model, and against the Hugging Face checkpoint's.
 #[test]
 fn worked_example_parameter_count() {
     let dev = support::Dev::default();
     let model = TinyLlama::<support::Dev>::new(&dev);
-    let (v, m, kvd, f, layers) = (96, 64, 32, 160, 2);
-    let attention = m * m + kvd * m + kvd * m + m * m; // q, k, v, o
-    let mlp = 3 * m * f; // gate, up, down
-    let norms = 2 * m;
-    assert_eq!((attention, mlp, norms), (12_288, 30_720, 128));
-    let total = v * m + layers * (attention + mlp + norms) + m + m * v;
-    assert_eq!(total, 98_624);
-    assert_eq!(model.num_trainable_params(), total);
+    let table = parameter_table(TINY);
+    let count = |part: &str| table.row(part).count.value();
+    assert_eq!(count("token embedding"), model.embed_tokens.num_trainable_params());
+    assert_eq!(
+        table
+            .row("one block: attention (q, k, v, o), SwiGLU (gate, up, down), 2 RMSNorms")
+            .count
+            .value(),
+        model.layers[0].num_trainable_params()
+    );
+    assert_eq!(count("2 blocks"), 86_272);
+    assert_eq!(count("final RMSNorm"), model.norm.num_trainable_params());
+    assert_eq!(count("output projection"), model.lm_head.num_trainable_params());
+    assert_eq!(table.total().value(), 98_624);
+    assert_eq!(model.num_trainable_params(), 98_624);
+    let tied = parameter_table(Sizes { tied: true, ..TINY });
+    assert_eq!(tied.total().value(), 98_624 - 6_144);
+    // the fixture's checkpoint: 98,624 floats of 4 bytes, plus its header
+    let file =
+        std::fs::metadata(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tiny_llama.safetensors"));
+    assert!(file.unwrap().len() > 4 * 98_624);
+}
+
+/// The trained model reads mostly the last few characters and keeps no sink on the first
+/// position of its window: every head puts less than an even share there.
+#[test]
+fn worked_example_attention_sinks() {
+    let dev = support::Dev::default();
+    let model = load_model(&dev);
+    let weights = layer_weights(&model, &dev, &split().1, 16, 128);
+    let heads = sinks(&weights, 4, 128);
+    assert_eq!(round3(heads[0].uniform), 0.018);
+    let firsts: Vec<f64> = heads.iter().map(|s| round3(s.first)).collect();
+    assert_eq!(firsts, [0.007, 0.013, 0.006, 0.004, 0.0, 0.002, 0.002, 0.002]);
+    assert!(heads.iter().all(|s| s.first < s.uniform));
+    let offsets = by_offset(&weights, 128, 8);
+    let rounded = |layer: usize| offsets[layer][..4].iter().map(|&w| round3(w)).collect::<Vec<_>>();
+    assert_eq!(rounded(0), [0.195, 0.172, 0.086, 0.042]);
+    assert_eq!(rounded(1), [0.105, 0.376, 0.257, 0.087]);
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The committed training run, as the page reports it.
+#[test]
+fn worked_example_training_run() {
+    let r = ch10_language_models::trained::load_report();
+    let c = &r.config;
+    assert_eq!((c.steps, c.batch, c.context, c.peak_lr, c.warmup), (360, 16, 128, 5e-3, 40));
+    assert_eq!(r.parameters, 98_624);
+    assert_eq!((r.train_chars, r.held_out_chars), (322_017, 35_750));
+    assert_eq!(round4(r.held_out_loss), 2.0258);
+    assert_eq!(round4(r.bigram_loss), 2.5531);
+    assert_eq!(round4(r.unigram_loss), 3.1672);
+    assert_eq!((r.seconds * 10.0).round() / 10.0, 91.1);
+    assert!(r.seconds <= 120.0, "the chapter's budget of two minutes");
+    assert!(r.machine.starts_with("AMD EPYC, 2 cores (avx2, fma"), "{}", r.machine);
+    assert_eq!(round3((96f64).ln()), 4.564);
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
+/// The committed measurement of generation with and without the cache, as the page quotes it.
+#[test]
+fn worked_example_cache_cost() {
+    let report = ch10_language_models::figures::load_cost();
+    let tokens: Vec<usize> = report.rows.iter().map(|r| r.tokens).collect();
+    assert_eq!(tokens, ch10_language_models::cost::LENGTHS);
+    assert!(report.machine.starts_with("AMD EPYC, 2 cores (avx2, fma"), "{}", report.machine);
+    let (cached, recomputed) = report.slopes();
+    assert_eq!(
+        ((cached * 100.0).round() / 100.0, (recomputed * 100.0).round() / 100.0),
+        (1.55, 2.78)
+    );
+    let (first, last) = (&report.rows[0], &report.rows[5]);
+    assert_eq!((last.recomputed_s / last.cached_s).round(), 349.0);
+    assert_eq!(round3(first.cached_ms_per_token()), 0.134);
+    assert_eq!(round3(last.cached_ms_per_token()), 0.832);
+    assert_eq!((first.recomputed_ms_per_token() * 100.0).round() / 100.0, 0.62);
+    assert_eq!((last.recomputed_ms_per_token() * 10.0).round() / 10.0, 290.3);
+    assert!(report.rows.iter().all(|r| r.recomputed_s > r.cached_s));
+    assert!(report
+        .rows
+        .iter()
+        .all(|r| (1..=5).contains(&r.cached_runs) && (1..=5).contains(&r.recomputed_runs)));
 }

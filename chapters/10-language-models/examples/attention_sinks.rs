@@ -1,0 +1,26 @@
+//! How much attention each head of the committed model puts on the first position of its window,
+//! beside what spreading it evenly would put there, on 16 held-out windows of 128 characters, for
+//! the queries from position 16 on (`cargo run -p ch10-language-models --example attention_sinks`).
+
+use ch10_language_models::chars::split;
+use ch10_language_models::reading::{layer_weights, sinks};
+use ch10_language_models::trained::load_model;
+
+fn main() {
+    let dev = support::Dev::default();
+    let model = load_model(&dev);
+    let (_, held_out) = split();
+    let weights = layer_weights(&model, &dev, &held_out, 16, 128);
+    println!("| layer | head | weight on position 0 | even spread | ratio |");
+    println!("|---:|---:|---:|---:|---:|");
+    for s in sinks(&weights, 4, 128) {
+        println!(
+            "| {} | {} | {:.3} | {:.3} | {:.1} |",
+            s.layer,
+            s.head,
+            s.first,
+            s.uniform,
+            s.first / s.uniform
+        );
+    }
+}
