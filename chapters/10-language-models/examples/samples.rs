@@ -15,6 +15,6 @@ fn main() {
         let recomputed = generate(&model, &ids, 160, sampling, Recompute::Everything);
         assert_eq!(cached, recomputed, "the cache changed the text");
         println!("--- prompt {prompt:?}, temperature 0.8, seed {seed}:");
-        println!("{prompt}{}", decode(&cached));
+        println!("{prompt}{}\n", decode(&cached));
     }
 }

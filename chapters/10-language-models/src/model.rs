@@ -14,6 +14,7 @@ use support::LoadError;
 use crate::block::LlamaBlock;
 use crate::cache::KvCache;
 use crate::mask::Window;
+use crate::rms::RmsNorm;
 use crate::rope::{Rope, RopeLayout, DEFAULT_ROPE_BASE};
 
 /// Token ids: `(batch, seq)`.
@@ -53,7 +54,7 @@ pub struct CausalLm<
 > {
     pub embed_tokens: Embedding<V, M, E, Dev>,
     pub layers: Vec<LlamaBlock<M, H, KV, DK, KVD, F, E, Dev>>,
-    pub norm: crate::rms::RmsNorm<M, E, Dev>,
+    pub norm: RmsNorm<M, E, Dev>,
     pub lm_head: UnbiasedLinear<M, V, E, Dev>,
     pub rope: Rope,
     /// how many keys a query sees at most; `Window(None)`: all (Llama), `Some(w)`: Mistral's
