@@ -5,7 +5,8 @@
 //! * [`fixtures`]: read reference values exported from PyTorch as JSON.
 //! * [`normal_tensor`], [`normal_vec`], [`seeded_device`]: reproducible numbers on every device.
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
-//! * [`machine`]: the CPU, cores and instruction sets a measurement ran on.
+//! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
+//!   growth rate of a measured cost.
 //! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
 //!   [`saved`]: reading back what a training run saved, failing with a [`LoadError`].
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
@@ -15,6 +16,7 @@
 
 pub mod check;
 pub mod error;
+pub mod fit;
 pub mod fixtures;
 pub mod fmt;
 pub mod machine;

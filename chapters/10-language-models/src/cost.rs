@@ -48,20 +48,12 @@ pub struct CostReport {
 impl CostReport {
     /// The least-squares slope of `ln(total seconds)` against `ln(tokens)`, cached and recomputed.
     pub fn slopes(&self) -> (f64, f64) {
-        let xs: Vec<f64> = self.rows.iter().map(|r| (r.tokens as f64).ln()).collect();
-        let cached: Vec<f64> = self.rows.iter().map(|r| r.cached_s.ln()).collect();
-        let recomputed: Vec<f64> = self.rows.iter().map(|r| r.recomputed_s.ln()).collect();
-        (slope(&xs, &cached), slope(&xs, &recomputed))
+        let points = |f: fn(&CostRow) -> f64| -> Vec<(f64, f64)> {
+            self.rows.iter().map(|r| (r.tokens as f64, f(r))).collect()
+        };
+        let slope = support::fit::loglog_slope;
+        (slope(&points(|r| r.cached_s)), slope(&points(|r| r.recomputed_s)))
     }
-}
-
-/// The least-squares slope of `ys` against `xs`.
-pub fn slope(xs: &[f64], ys: &[f64]) -> f64 {
-    let n = xs.len() as f64;
-    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let cov: f64 = xs.iter().zip(ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let var: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-    cov / var
 }
 
 /// Runs at most this many times per length and way...

@@ -89,7 +89,7 @@ pub fn generate<
         let all = logits.as_vec();
         let last = &all[all.len() - V..]; // the logits after the last token
         let next = match sampling {
-            Sampling::Greedy => pick_greedy(last),
+            Sampling::Greedy => support::argmax(last), // ties: the lowest id
             Sampling::Sample { temperature, top_k, .. } => pick(last, temperature, top_k, &mut rng),
         };
         tokens.push(next);
@@ -98,8 +98,3 @@ pub fn generate<
     tokens[prompt.len()..].to_vec()
 }
 // ANCHOR_END: generate
-
-/// The most likely token; ties go to the lowest id.
-pub fn pick_greedy(logits: &[f32]) -> usize {
-    support::argmax(logits)
-}

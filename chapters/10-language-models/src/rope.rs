@@ -6,8 +6,6 @@
 //! of layout, and both are in use ([`RopeLayout`]). The point of the rotation: the score of a query
 //! at `m` and a key at `n` depends on `m - n` only.
 
-use std::f64::consts::PI;
-
 use dfdx::prelude::*;
 
 /// Which two features of a head turn together.
@@ -71,11 +69,6 @@ impl Rope {
         (0..d / 2).map(|i| self.base.powf(-2.0 * i as f64 / d as f64)).collect()
     }
     // ANCHOR_END: frequencies
-
-    /// How many positions pair `i` takes to turn once: `2 pi / theta_i`.
-    pub fn wavelength(&self, i: usize, d: usize) -> f64 {
-        2.0 * PI / self.frequencies(d)[i]
-    }
 
     /// One vector `x` of a head, rotated to position `pos`.
     // ANCHOR: rotate

@@ -171,14 +171,9 @@ impl Measured {
             .times
             .iter()
             .filter(|t| t.method == method.id())
-            .map(|t| ((t.n as f64).ln(), t.seconds.ln()))
+            .map(|t| (t.n as f64, t.seconds))
             .collect();
-        let k = pts.len() as f64;
-        let (mx, my) =
-            (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
-        let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-        let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-        cov / var
+        support::fit::loglog_slope(&pts)
     }
 
     /// The page's time table: one row per method, one column per length, in milliseconds.
