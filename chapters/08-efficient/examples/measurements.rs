@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use ch08_efficient::fast::Isa;
+use ch08_efficient::fast::{Isa, Scratch};
 use ch08_efficient::measure::results::{Memory, Timing};
 use ch08_efficient::measure::{breakdown, inputs, Method, D, HEADS};
 use ch08_efficient::measure::{measured, pytorch_results, Measured};
@@ -49,7 +49,7 @@ fn measure_memory(method: Method, n: usize) -> Memory {
         method,
         Method::Fast | Method::FastCausal | Method::SlidingFast | Method::SlidingMasked
     );
-    let per_thread = Isa::chosen().scratch(TILES, (D, D)).bytes() as u64;
+    let per_thread = Scratch::new(Isa::chosen(), TILES, (D, D)).bytes() as u64;
     let scratch_bytes =
         if uses_tiles { per_thread * rayon::current_num_threads() as u64 } else { 0 };
     Memory { method: method.id().into(), n, peak_bytes, base_bytes, data_bytes, scratch_bytes }

@@ -2,7 +2,7 @@
 //! chapter 1's attention, with widths that exercise every column case of the kernel, and each
 //! path's vector `exp` within 3e-7 of `f64`'s over the whole `f32` range.
 
-use ch08_efficient::fast::{self, lanes, Isa};
+use ch08_efficient::fast::{self, lanes, Isa, Scratch};
 use ch08_efficient::{dense, Causal, Full, Heads, Pattern, Tiles};
 use proptest::prelude::*;
 use support::Dev;
@@ -133,6 +133,6 @@ fn the_kernels_sizes_are_the_pages() {
     // one thread's scratch on the AVX2 path, d = 64: packed keys and values of one tile, a
     // strip of scores, a running max and sum per query
     let floats = 512 * 64 * 2 + 6 * 512 + 2 * 256;
-    assert_eq!(Isa::Avx2.scratch(fast::TILES, (64, 64)).bytes(), 4 * floats);
+    assert_eq!(Scratch::new(Isa::Avx2, fast::TILES, (64, 64)).bytes(), 4 * floats);
     assert_eq!(4 * floats, 276_480);
 }

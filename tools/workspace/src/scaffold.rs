@@ -1,8 +1,10 @@
 //! `cargo xtask new-chapter NN-slug "Title"`: a new chapter that passes every workspace check as
 //! created. It writes the crate (`Cargo.toml`, `src/lib.rs` with one anchored function,
-//! `tests/main.rs` with `tests/worked_examples.rs` and its first `worked_example_*` test), the page that includes the
-//! function and names the test, the notebook, and one line each in `SUMMARY.md`, README's chapter
-//! table and the introduction's, after the last chapter's.
+//! `src/figures.rs` with one placeholder figure and the example `examples/chNN-figures.rs` that
+//! draws it into the book, `tests/main.rs` with `tests/worked_examples.rs` and its first
+//! `worked_example_*` test, and `tests/figures.rs`), the page that includes the function and names
+//! the test, the notebook, and one line each in `SUMMARY.md`, README's chapter table, the
+//! introduction's and the top-level `[workspace.dependencies]`, after the last chapter's.
 
 mod templates;
 
@@ -34,11 +36,15 @@ pub fn new_chapter(root: &Path, slug: &str, title: &str) -> Result<Vec<PathBuf>>
         );
     }
     let names = Names { slug: &slug, title };
+    let figures_example = format!("chapters/{slug}/examples/{}.rs", names.figures_example());
     let files: Vec<(PathBuf, String)> = vec![
         (format!("chapters/{slug}/Cargo.toml").into(), names.manifest()),
         (format!("chapters/{slug}/src/lib.rs").into(), names.lib()),
+        (format!("chapters/{slug}/src/figures.rs").into(), names.figures()),
+        (figures_example.into(), names.figures_main()),
         (format!("chapters/{slug}/tests/main.rs").into(), names.test_main()),
         (format!("chapters/{slug}/tests/worked_examples.rs").into(), names.worked_examples()),
+        (format!("chapters/{slug}/tests/figures.rs").into(), names.figures_test()),
         (format!("book/src/{slug}.md").into(), names.page()),
         (format!("notebooks/{slug}.ipynb").into(), notebook_text(&names)?),
     ];
@@ -65,6 +71,10 @@ pub fn new_chapter(root: &Path, slug: &str, title: &str) -> Result<Vec<PathBuf>>
         ("book/src/introduction.md", {
             let text = read(root, "book/src/introduction.md")?;
             insert_after("book/src/introduction.md", &text, &last_page, &names.introduction_row())?
+        }),
+        ("Cargo.toml", {
+            let text = read(root, "Cargo.toml")?;
+            add_workspace_dependency(&text, &slug, &names.workspace_dependency())?
         }),
     ];
     let mut written = Vec::new();
@@ -99,16 +109,44 @@ fn read(root: &Path, path: &str) -> Result<String> {
 
 /// `text` with `line` inserted after the first table row or list line that contains `after`.
 fn insert_after(file: &str, text: &str, after: &str, line: &str) -> Result<String> {
-    let mut lines: Vec<&str> = text.lines().collect();
-    let Some(i) = lines.iter().position(|l| l.contains(after)) else {
+    let Some(i) = text.lines().position(|l| l.contains(after)) else {
         bail!("{file} has no line with {after:?} to add the new chapter's line after");
     };
-    lines.insert(i + 1, line);
+    Ok(insert_line(text, i + 1, line))
+}
+
+/// The top-level `Cargo.toml` with `line` (the crate of `slug`) in `[workspace.dependencies]`,
+/// after the last chapter crate's line there.
+fn add_workspace_dependency(text: &str, slug: &Slug, line: &str) -> Result<String> {
+    let section = "[workspace.dependencies]";
+    let Some(start) = text.lines().position(|l| l.trim() == section) else {
+        bail!("Cargo.toml has no {section} to add the new chapter's crate to");
+    };
+    let keys: Vec<&str> = text
+        .lines()
+        .skip(start + 1)
+        .take_while(|l| !l.starts_with('['))
+        .map(|l| l.split_once('=').map_or("", |(key, _)| key.trim()))
+        .collect();
+    if keys.contains(&slug.package().as_str()) {
+        bail!("Cargo.toml lists `{}` in {section} already", slug.package());
+    }
+    let chapter = |key: &&str| key.strip_prefix("ch").is_some_and(|s| Slug::parse(s).is_ok());
+    let Some(last) = keys.iter().rposition(chapter) else {
+        bail!("Cargo.toml lists no chapter crate in {section} to add the new one after");
+    };
+    Ok(insert_line(text, start + 1 + last + 1, line))
+}
+
+/// `text` with `line` inserted as its line `i` (0-based), keeping a final newline.
+fn insert_line(text: &str, i: usize, line: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(i, line);
     let mut out = lines.join("\n");
     if text.ends_with('\n') {
         out.push('\n');
     }
-    Ok(out)
+    out
 }
 
 /// The notebook as nbformat writes it: one-space indents, a final newline.

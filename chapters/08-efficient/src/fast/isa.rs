@@ -5,9 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::kernel::Scratch;
 use super::lanes::{self, Lanes, Portable};
-use crate::tiled::Tiles;
 
 /// The environment variable that forces an instruction set.
 pub const ISA_VARIABLE: &str = "ATTENTION_ISA";
@@ -107,11 +105,6 @@ impl Isa {
             Isa::Avx2 => AVX2_ROWS,
             Isa::Avx512 => AVX512_ROWS,
         }
-    }
-
-    /// One thread's buffers for this path.
-    pub fn scratch(self, tiles: Tiles, (d, dv): (usize, usize)) -> Scratch {
-        Scratch::new(tiles, (d, dv), self.lanes(), self.strip_rows())
     }
 
     /// Runs `work` compiled for this path: the generic code is inlined into a function compiled

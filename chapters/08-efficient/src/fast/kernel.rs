@@ -19,7 +19,7 @@
 
 use ch01_attention::DEFAULT_MASK_FILL;
 
-use super::isa::OnPath;
+use super::isa::{Isa, OnPath};
 use super::lanes::{self, Lanes};
 use crate::heads::Heads;
 use crate::pattern::Pattern;
@@ -28,17 +28,18 @@ use crate::tiled::Tiles;
 /// One thread's buffers: the packed keys and values of one key tile, one strip of scores, and
 /// the running max and sum of each query of a query tile.
 pub struct Scratch {
-    keys: Vec<f32>,
-    values: Vec<f32>,
-    strip: Vec<f32>,
+    pub(super) keys: Vec<f32>,
+    pub(super) values: Vec<f32>,
+    pub(super) strip: Vec<f32>,
     m: Vec<f32>,
     l: Vec<f32>,
 }
 
 impl Scratch {
-    /// For tiles of `tiles.q` queries and `tiles.k` keys of width `d`, values of width `dv`,
-    /// strips of `mr` rows and vectors of `w` floats.
-    pub fn new(tiles: Tiles, (d, dv): (usize, usize), w: usize, mr: usize) -> Self {
+    /// For the path `isa` (its vector width and strip rows), tiles of `tiles.q` queries and
+    /// `tiles.k` keys of width `d`, values of width `dv`.
+    pub fn new(isa: Isa, tiles: Tiles, (d, dv): (usize, usize)) -> Self {
+        let (w, mr) = (isa.lanes(), isa.strip_rows());
         let stride = tiles.k.div_ceil(2 * w) * 2 * w;
         Scratch {
             keys: vec![0.0; stride * d],
@@ -56,7 +57,7 @@ impl Scratch {
 }
 
 /// One query tile's work: queries `q0..q0 + rows` of head `h` into `out` (`rows x dv`, `rows`
-/// at most `tiles.q`), with `scratch` from [`super::Isa::scratch`] of the path it runs on.
+/// at most `tiles.q`), with `scratch` from [`Scratch::new`] for the path it runs on.
 pub struct Tile<'a> {
     pub scratch: &'a mut Scratch,
     pub qkv: (&'a Heads, &'a Heads, &'a Heads),
@@ -124,7 +125,7 @@ impl OnPath for Tile<'_> {
 
 /// Copies `cols` keys of width `d` (row-major) into panels of `nr` keys: value `c` of key
 /// `p·nr + t` goes to `(p·d + c)·nr + t`. Keys past `cols` are zeros.
-fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
+pub(super) fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
     for (p, panel) in dst.chunks_exact_mut(d * nr).enumerate() {
         let present = (keys.len() / d).saturating_sub(p * nr).min(nr);
         for (c, out) in panel.chunks_exact_mut(nr).enumerate() {
@@ -139,7 +140,12 @@ fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
 /// Copies the first `dv / nr` blocks of `nr` columns of `values` (`cols x dv`, row-major) one
 /// block after the other, each `cols x nr`, so that the weighted sum reads each block's rows in
 /// order; returns the filled part of `dst`.
-fn pack_values<'a>(dst: &'a mut [f32], values: &[f32], dv: usize, nr: usize) -> &'a [f32] {
+pub(super) fn pack_values<'a>(
+    dst: &'a mut [f32],
+    values: &[f32],
+    dv: usize,
+    nr: usize,
+) -> &'a [f32] {
     let cols = values.len() / dv;
     let dst = &mut dst[..dv / nr * nr * cols];
     for (b, block) in dst.chunks_exact_mut(cols * nr).enumerate() {
@@ -307,65 +313,3 @@ unsafe fn columns<L: Lanes, const MR: usize, const NV: usize>(
     }
 }
 // ANCHOR_END: kernel_weighted_sum
-
-/// One stage of [`Tile`], for measuring where its time goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// packing the keys, then `S = Q Kᵀ / √d` strip by strip
-    Scores,
-    /// row max, then `exp(s - m)` and the row sum, on the strip
-    RowOps,
-    /// packing the values, then `acc += P V` strip by strip
-    WeightedSum,
-}
-
-/// One [`Stage`] alone over one tile, strip by strip as [`Tile`] runs it: queries `q` (`rows x
-/// d`) against keys `k` (`cols x d`) and values `v` (`cols x dv`) into `out` (`rows x dv`), with
-/// `scratch` from [`super::Isa::scratch`] for tiles of at least `rows x cols`.
-pub struct StageRun<'a> {
-    pub stage: Stage,
-    pub scratch: &'a mut Scratch,
-    pub q: &'a [f32],
-    pub k: &'a [f32],
-    pub v: &'a [f32],
-    pub d: usize,
-    pub out: &'a mut [f32],
-}
-
-impl OnPath for StageRun<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    unsafe fn run<L: Lanes, const MR: usize>(self) {
-        let StageRun { stage, scratch, q, k, v, d, out } = self;
-        let (rows, cols, nr) = (q.len() / d, k.len() / d, 2 * L::W);
-        let (stride, dv) = (cols.div_ceil(nr) * nr, v.len() / cols);
-        let strip = &mut scratch.strip[..MR * stride];
-        match stage {
-            Stage::Scores => pack_keys(&mut scratch.keys[..stride * d], k, d, nr),
-            Stage::WeightedSum => _ = pack_values(&mut scratch.values, v, dv, nr),
-            Stage::RowOps => {}
-        }
-        let packed = &scratch.values[..dv / nr * nr * cols];
-        for r0 in (0..rows).step_by(MR) {
-            let mr = MR.min(rows - r0);
-            match stage {
-                Stage::Scores => {
-                    let qs: [&[f32]; MR] =
-                        std::array::from_fn(|i| &q[(r0 + i.min(mr - 1)) * d..][..d]);
-                    scores::<L, MR>(&qs, &scratch.keys[..stride * d], 0.125, strip, stride);
-                }
-                Stage::RowOps => {
-                    for row in strip.chunks_exact_mut(stride).take(mr) {
-                        let m = row_max::<L>(&row[..cols]);
-                        exp_and_sum::<L>(&mut row[..cols], m);
-                    }
-                }
-                Stage::WeightedSum => {
-                    let o = &mut out[r0 * dv..(r0 + mr) * dv];
-                    weighted_sum::<L, MR>(o, (strip, stride, cols), (v, packed), &[1.0; MR]);
-                }
-            }
-        }
-    }
-}

@@ -9,6 +9,8 @@
 //!   it allows entirely skip the mask.
 //! * Every (head, query tile) is an independent task, spread over the cores by rayon; each thread
 //!   owns one tile of packed keys and one strip of scores, the only scratch memory.
+//!
+//! [`stages`] runs each stage of the kernel alone, for the measurement of where its time goes.
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
@@ -17,6 +19,7 @@ pub mod avx512;
 pub mod isa;
 pub mod kernel;
 pub mod lanes;
+pub mod stages;
 
 use std::cell::RefCell;
 
@@ -26,7 +29,8 @@ use crate::heads::Heads;
 use crate::pattern::Pattern;
 use crate::tiled::Tiles;
 pub use isa::{Isa, OnPath, ISA_VARIABLE};
-use kernel::{Scratch, Tile};
+pub use kernel::Scratch;
+use kernel::Tile;
 
 /// 256 queries by 512 keys: the blocks PyTorch's CPU flash kernel uses for long sequences. A
 /// tile of keys is packed once and used by every strip of the query tile.
@@ -108,7 +112,7 @@ fn with_scratch<R>(
     let shape = (isa, tiles, dims);
     SCRATCH.with_borrow_mut(|slot| {
         if slot.as_ref().is_none_or(|(made_for, _)| *made_for != shape) {
-            *slot = Some((shape, isa.scratch(tiles, dims)));
+            *slot = Some((shape, Scratch::new(isa, tiles, dims)));
         }
         let (_, scratch) = slot.as_mut().expect("made just now");
         f(scratch)

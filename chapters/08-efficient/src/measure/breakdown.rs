@@ -1,7 +1,7 @@
 //! Where the fast kernel's time goes, measured on one thread.
 
-use crate::fast::kernel::{Stage, StageRun};
-use crate::fast::{Isa, TILES};
+use crate::fast::stages::{Stage, StageRun};
+use crate::fast::{Isa, Scratch, TILES};
 use crate::measure::method::{inputs, D};
 
 /// Where the fast kernel's time goes, on one thread: the two matrix products of a tile, and the
@@ -26,7 +26,7 @@ pub fn breakdown() -> Breakdown {
     let isa = Isa::chosen();
     let (tq, tk) = (TILES.q, TILES.k);
     let [q, k, v] = inputs(4 * tk);
-    let mut scratch = isa.scratch(TILES, (D, D));
+    let mut scratch = Scratch::new(isa, TILES, (D, D));
     let mut o = vec![0.0f32; tq * D];
     let mut best = |stage: Stage| {
         (0..5)

@@ -61,6 +61,8 @@ path = "tests/main.rs"
         format!(
             r#"//! Chapter {n}: {title}.
 
+pub mod figures;
+
 use dfdx::prelude::*;
 
 // ANCHOR: scale
@@ -79,7 +81,7 @@ pub fn scale<S: Shape, D: Device<f32>>(x: Tensor<S, f32, D>, factor: f32) -> Ten
         format!(
             "//! {package}'s integration tests, in one binary (one link of dfdx instead of one per \
              file).\n//! `cargo test -p {package}` runs them all; `cargo test -p {package} \
-             MODULE::` runs one file's.\n\nmod worked_examples;\n",
+             MODULE::` runs one file's.\n\nmod figures;\nmod worked_examples;\n",
             package = self.package(),
         )
     }
@@ -102,6 +104,69 @@ fn {test}() {{
             n = self.slug.number(),
             krate = self.krate(),
             test = self.test(),
+        )
+    }
+
+    /// The figures example's name (`ch10-figures`), which `cargo xtask figures` runs.
+    pub fn figures_example(&self) -> String {
+        format!("ch{:02}-figures", self.slug.number())
+    }
+
+    /// `src/figures.rs`: every figure of the chapter, drawn by `all`, and one placeholder figure.
+    pub fn figures(&self) -> String {
+        format!(
+            r#"//! The chapter's figures, built from the same functions the text runs. `cargo xtask figures`
+//! writes them into the book (`book/src/figures/`); the notebook shows them inline.
+
+use crate::scale;
+use dfdx::prelude::*;
+use support::{{Heatmap, Svg}};
+
+/// A fixed 2 x 3 matrix scaled by 2: the placeholder figure, until the chapter has its own.
+pub fn scaled<Dev: Device<f32>>(dev: &Dev) -> Heatmap {{
+    let x = dev.tensor([[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    Heatmap::new("A 2 x 3 matrix scaled by 2", scale(x, 2.0).as_vec(), 2, 3)
+        .axes("column", "row")
+        .decimals(Some(0))
+}}
+
+/// Every figure of the chapter with its file name.
+pub fn all<Dev: Device<f32>>(dev: &Dev) -> Vec<(&'static str, Svg)> {{
+    vec![("ch{nn:02}-scaled.svg", scaled(dev).to_svg())]
+}}
+"#,
+            nn = self.slug.number(),
+        )
+    }
+
+    /// `examples/chNN-figures.rs`: writes the figures into the book.
+    pub fn figures_main(&self) -> String {
+        format!(
+            r#"//! Writes this chapter's figures into the book (`cargo xtask figures` runs every chapter's):
+//! `cargo run -p {package} --example {example}`.
+
+use {krate}::figures;
+
+fn main() -> std::io::Result<()> {{
+    support::write_book_figures(&figures::all(&support::Dev::default()))
+}}
+"#,
+            package = self.package(),
+            example = self.figures_example(),
+            krate = self.krate(),
+        )
+    }
+
+    /// `tests/figures.rs`: the book's figures are what the code draws.
+    pub fn figures_test(&self) -> String {
+        format!(
+            r#"//! The figures in the book are exactly what this chapter's code draws (deterministic).
+
+use {krate}::figures;
+
+support::book_figures_test!(figures::all(&support::Dev::default()));
+"#,
+            krate = self.krate(),
         )
     }
 
@@ -191,9 +256,16 @@ Scaling $x = [1, 2, 3]$ by $2$ gives $[2, 4, 6]$.
         format!("{marker}[{}]({}.md)", self.title, self.slug)
     }
 
-    /// The row of README's chapter table; the examples column starts empty.
+    /// The row of README's chapter table; the examples column lists the figures example.
     pub fn readme_row(&self) -> String {
-        format!("| {:02} | {} | `{}` | |", self.slug.number(), self.title, self.package())
+        let (n, title, package) = (self.slug.number(), self.title, self.package());
+        format!("| {n:02} | {title} | `{package}` | `{}` |", self.figures_example())
+    }
+
+    /// The crate's line in the top-level `[workspace.dependencies]`, for the later chapters that
+    /// build on it.
+    pub fn workspace_dependency(&self) -> String {
+        format!("{} = {{ path = \"chapters/{}\" }}", self.package(), self.slug)
     }
 
     /// The row of the introduction's chapter table; "builds on" is for the author to fill in.
