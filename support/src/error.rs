@@ -1,4 +1,4 @@
-//! What can go wrong when a chapter reads back what one of its examples saved.
+//! What can go wrong when a training example saves its run, or a chapter reads it back.
 
 /// Why a file that a training run saved (its weights, its report) could not be read back.
 #[derive(Debug)]
@@ -24,3 +24,41 @@ impl std::fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+/// Why a training run's files could not be saved. Every variant but [`SaveError::Torn`] leaves
+/// the files already there as they were, with no temporary file beside them.
+#[derive(Debug)]
+pub enum SaveError {
+    /// what was to go to `path` does not serialise as JSON (`detail`): nothing was written
+    Serialize { path: String, detail: String },
+    /// `path` (its temporary sibling, or the rename into place) could not be written: the writer
+    /// failed or the file system refused (`detail`)
+    Write { path: String, detail: String },
+    /// `replaced` was renamed into place, but then `path` could not be (`detail`): the two files
+    /// on disk no longer come from the same run
+    Torn { path: String, replaced: String, detail: String },
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::Serialize { path, detail } => write!(
+                f,
+                "what was to go to {path} does not serialise as JSON ({detail}); nothing was \
+                 written: make its `Serialize` succeed"
+            ),
+            SaveError::Write { path, detail } => write!(
+                f,
+                "could not write {path} ({detail}); the files already there are unchanged: check \
+                 that its folder is writable and the disk has room, then run again"
+            ),
+            SaveError::Torn { path, replaced, detail } => write!(
+                f,
+                "{replaced} was replaced but {path} could not be ({detail}); the two no longer \
+                 belong together: run the command that writes them again"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}

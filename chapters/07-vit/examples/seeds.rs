@@ -58,7 +58,7 @@ fn main() {
             100.0 * knn_sum / count
         );
     }
-    let json = serde_json::to_string_pretty(&runs).expect("the runs serialise");
-    std::fs::write(RUNS, json + "\n").expect("write the runs");
+    // the whole file or none of it: a run stopped while saving leaves the committed runs
+    support::saved::save_json(RUNS, &runs).unwrap_or_else(|e| panic!("{e}"));
     println!("saved weights/runs.json");
 }

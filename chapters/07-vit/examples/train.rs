@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use ch07_vit::digits::Digits;
 use ch07_vit::evaluate::accuracy;
-use ch07_vit::report::Report;
-use ch07_vit::trained::{REPORT, WEIGHTS};
+use ch07_vit::report::{Report, Results};
+use ch07_vit::trained::RUN;
 use ch07_vit::{knn, train, DigitsVit, TrainConfig};
 use dfdx::nn::{NumParams, SaveToSafetensors};
 use dfdx::tensor::Cache;
@@ -61,21 +61,22 @@ fn main() {
     let machine = support::machine::describe();
     println!("training time: {:.1} s on {machine}", trained.seconds);
 
-    trained.model.save_safetensors(WEIGHTS).expect("write the weights");
     let report = Report {
-        parameters: trained.model.num_trainable_params(),
         config,
+        parameters: trained.model.num_trainable_params(),
         machine,
-        train_images: split.train.len(),
-        test_images: n,
-        test_correct,
-        test_accuracy,
-        knn_correct,
-        knn_accuracy,
-        seconds: trained.seconds,
-        history: trained.history,
+        results: Results {
+            train_images: split.train.len(),
+            test_images: n,
+            test_correct,
+            test_accuracy,
+            knn_correct,
+            knn_accuracy,
+            seconds: trained.seconds,
+            history: trained.history,
+        },
     };
-    let json = serde_json::to_string_pretty(&report).expect("the report serialises");
-    std::fs::write(REPORT, json + "\n").expect("write the report");
+    // both files whole or neither: a run stopped while saving leaves the committed pair as it was
+    RUN.save(|path| trained.model.save_safetensors(path), &report);
     println!("saved weights/digits_vit.safetensors and weights/digits_vit.json");
 }

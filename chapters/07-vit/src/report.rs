@@ -2,6 +2,7 @@
 //! and what the `seeds` example records of each of its runs.
 
 use serde::{Deserialize, Serialize};
+use support::saved::RunReport;
 
 use crate::config::TrainConfig;
 
@@ -23,13 +24,14 @@ pub struct EpochStats {
 }
 
 /// The numbers of a finished run, as the example writes them next to the weights
-/// (`weights/digits_vit.json`), for the book's figures and prose.
+/// (`weights/digits_vit.json`), for the book's figures and prose: the configuration, the
+/// parameters and the machine (`report.config`, ...), then the [`Results`] (`report.history`, ...).
+pub type Report = RunReport<TrainConfig, Results>;
+
+/// What the run measured: the part of its [`Report`] after the configuration, the parameters and
+/// the machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub config: TrainConfig,
-    pub parameters: usize,
-    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
-    pub machine: String,
+pub struct Results {
     pub train_images: usize,
     pub test_images: usize,
     /// test images the trained ViT classifies correctly

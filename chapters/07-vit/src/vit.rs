@@ -244,14 +244,14 @@ impl<
     }
 }
 
-/// N(0, std²) samples (Box–Muller) from the device's generator: the embeddings' initial values.
+/// N(0, std²) samples from the device's generator: the embeddings' initial values. Box–Muller in
+/// `f32`, the cosine of each pair only, as the committed run drew them.
 struct Normal(f32);
 
 impl rand::distributions::Distribution<f32> for Normal {
     fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> f32 {
-        let u1 = 1.0 - rng.gen::<f32>(); // (0, 1]: ln is finite
-        let u2 = rng.gen::<f32>();
-        self.0 * (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+        let (r, theta) = support::box_muller::<f32, _>(rng);
+        self.0 * r * theta.cos()
     }
 }
 

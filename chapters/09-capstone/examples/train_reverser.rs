@@ -6,7 +6,7 @@
 use ch09_capstone::data::validation_set;
 use ch09_capstone::decode::exact_accuracy;
 use ch09_capstone::evaluate::{by_length, seen_and_unseen, total};
-use ch09_capstone::report::Report;
+use ch09_capstone::report::{Report, Results};
 use ch09_capstone::train;
 use ch09_capstone::trained;
 use ch09_capstone::TrainConfig;
@@ -44,17 +44,18 @@ fn main() {
     println!("test, 4-10 digits (never in training):     {unseen_right}/{unseen} exactly right");
     let (longer_right, longer) = total(&scores, 11..=14);
     println!("longer, 11-14 digits:                      {longer_right}/{longer} exactly right");
-    model.save_safetensors(trained::WEIGHTS).expect("write the weights");
     let report = Report {
-        parameters: model.num_trainable_params(),
         config,
+        parameters: model.num_trainable_params(),
         machine,
-        history: run.history,
-        validation_accuracy,
-        by_length: scores,
-        seconds: run.seconds,
+        results: Results {
+            history: run.history,
+            validation_accuracy,
+            by_length: scores,
+            seconds: run.seconds,
+        },
     };
-    let json = serde_json::to_string_pretty(&report).expect("serialisable") + "\n";
-    std::fs::write(trained::REPORT, json).expect("write the report");
+    // both files whole or neither: a run stopped while saving leaves the committed pair as it was
+    trained::RUN.save(|path| model.save_safetensors(path), &report);
     println!("saved weights/reverser.safetensors and weights/reverser.json");
 }

@@ -1,6 +1,7 @@
 //! What a training run records: its configuration, its learning curve, its results and its time.
 
 use serde::{Deserialize, Serialize};
+use support::saved::RunReport;
 
 use crate::config::TrainConfig;
 use crate::evaluate::LengthScore;
@@ -19,13 +20,15 @@ pub struct Point {
     pub seconds: f64,
 }
 
-/// The whole run.
+/// The whole run, as the `train_reverser` example writes it next to the weights
+/// (`weights/reverser.json`): the configuration, the parameters and the machine
+/// (`report.config`, ...), then the [`Results`] (`report.history`, ...).
+pub type Report = RunReport<TrainConfig, Results>;
+
+/// What the run measured: the part of its [`Report`] after the configuration, the parameters and
+/// the machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub config: TrainConfig,
-    pub parameters: usize,
-    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
-    pub machine: String,
+pub struct Results {
     pub history: Vec<Point>,
     /// greedy exact-sequence accuracy on the validation set at the end
     pub validation_accuracy: f64,
