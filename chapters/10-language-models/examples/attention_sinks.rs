@@ -2,9 +2,9 @@
 //! beside what spreading it evenly would put there, on 16 held-out windows of 128 characters, for
 //! the queries from position 16 on (`cargo run -p ch10-language-models --example attention_sinks`).
 
-use ch10_language_models::chars::split;
-use ch10_language_models::reading::{layer_weights, sinks};
-use ch10_language_models::trained::load_model;
+use ch10_language_models::analysis::reading::{layer_weights, sinks};
+use ch10_language_models::char_model::chars::split;
+use ch10_language_models::char_model::trained::load_model;
 
 fn main() {
     let dev = support::Dev::default();

@@ -4,7 +4,7 @@
 //! `measurements/cache_cost.json`: each time is the best of up to 5 runs within 2 seconds. The
 //! model has the chapter's trained shape and no window.
 
-use ch10_language_models::cost::{best_time, CostReport, CostRow, LENGTHS};
+use ch10_language_models::analysis::cost::{best_time, CostReport, CostRow, LENGTHS};
 use ch10_language_models::{Recompute, TinyLlama};
 
 const OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/measurements/cache_cost.json");

@@ -1,27 +1,30 @@
-//! The KV cache of published models, per token and at their full context, in half precision
+//! The KV cache of published models for one sequence, per token and at the longest sequence
+//! their configuration accepts, in half precision
 //! (`cargo run -p ch10-language-models --example cache_memory`).
 
-use ch10_language_models::memory::{binary_size, HALF, PUBLISHED};
+use ch10_language_models::llama::config::PUBLISHED;
+use ch10_language_models::llama::memory::{binary_size, HALF};
 use support::params::thousands;
 
 fn main() {
-    println!("| model | layers | query heads | key/value heads | head dim | per token | at full context |");
+    println!("| model | layers | query heads | key/value heads | head dim | per token | at `max_position_embeddings` |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for m in PUBLISHED {
-        let full = binary_size(m.bytes_for(m.context, HALF));
-        let tokens = thousands(m.context);
-        let context = match m.window {
+        let longest = m.max_position_embeddings;
+        let full = binary_size(m.cache_bytes(1, longest, HALF));
+        let tokens = thousands(longest);
+        let context = match m.sliding_window {
             Some(w) => format!("{full} ({tokens} tokens, a window of {})", thousands(w)),
             None => format!("{full} ({tokens} tokens)"),
         };
         println!(
             "| {} | {} | {} | {} | {} | {} | {} |",
             m.name,
-            m.layers,
-            m.heads,
-            m.kv_heads,
+            m.num_hidden_layers,
+            m.num_attention_heads,
+            m.num_key_value_heads,
             m.head_dim,
-            binary_size(m.bytes_per_token(HALF)),
+            binary_size(m.cache_bytes_per_token(HALF)),
             context
         );
     }

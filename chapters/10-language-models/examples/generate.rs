@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 
-use ch10_language_models::cli::GenerateArgs;
-use ch10_language_models::trained::{load_model, load_report};
+use ch10_language_models::char_model::cli::GenerateArgs;
+use ch10_language_models::char_model::trained::{load_model, load_report};
 use ch10_language_models::{decode, encode, generate, Recompute, Sampling};
 
 fn main() {

@@ -3,11 +3,12 @@
 //! Shows a progress bar; prints the time, the held-out loss beside the bigram and unigram
 //! baselines; saves the weights and a report under `weights/`.
 
-use ch10_language_models::bigram::{unigram_cross_entropy, Bigram};
-use ch10_language_models::chars::{split, VOCAB};
-use ch10_language_models::report::Report;
-use ch10_language_models::train::{held_out_loss, train, TrainConfig};
-use ch10_language_models::trained::{REPORT, WEIGHTS};
+use ch10_language_models::char_model::bigram::{unigram_cross_entropy, Bigram};
+use ch10_language_models::char_model::chars::{split, VOCAB};
+use ch10_language_models::char_model::report::{Report, Results};
+use ch10_language_models::char_model::train::{held_out_loss, train};
+use ch10_language_models::char_model::trained::RUN;
+use ch10_language_models::TrainConfig;
 use dfdx::prelude::*;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -33,23 +34,23 @@ fn main() {
     let report = Report {
         parameters: model.num_trainable_params(),
         machine,
-        losses,
-        train_chars,
-        held_out_chars,
-        held_out_loss: held_out_loss(&model, &dev, &held_out, config.context),
-        bigram_loss: Bigram::fit(&text, VOCAB).cross_entropy(&held_out),
-        unigram_loss: unigram_cross_entropy(&text, &held_out, VOCAB),
-        seconds,
+        results: Results {
+            losses,
+            train_chars,
+            held_out_chars,
+            held_out_loss: held_out_loss(&model, &dev, &held_out, config.context),
+            bigram_loss: Bigram::fit(&text, VOCAB).cross_entropy(&held_out),
+            unigram_loss: unigram_cross_entropy(&text, &held_out, VOCAB),
+            seconds,
+        },
         config,
     };
     println!(
         "held out ({} characters): model {:.4}, bigram {:.4}, unigram {:.4} nats/char",
         report.held_out_chars, report.held_out_loss, report.bigram_loss, report.unigram_loss
     );
-    std::fs::create_dir_all(std::path::Path::new(WEIGHTS).parent().expect("a folder"))
-        .expect("create weights/");
-    model.save_safetensors(WEIGHTS).expect("write the weights");
-    let json = serde_json::to_string_pretty(&report).expect("a report serialises");
-    std::fs::write(REPORT, json + "\n").expect("write the report");
-    println!("wrote {WEIGHTS} and {REPORT}");
+    // both files whole or neither (and `weights/` made if missing): a run stopped while saving
+    // leaves the committed pair as it was
+    RUN.save(|path| model.save_safetensors(path), &report);
+    println!("wrote {} and {}", RUN.weights, RUN.report);
 }

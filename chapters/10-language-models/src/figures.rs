@@ -5,11 +5,11 @@
 use dfdx::prelude::*;
 use support::{Heatmap, LineChart, Svg};
 
-use crate::chars::{decode, split};
-use crate::cost::CostReport;
-use crate::reading::{by_offset, layer_weights};
-use crate::rope::{dot, Rope, RopeLayout};
-use crate::trained::load_model;
+use crate::analysis::cost::CostReport;
+use crate::analysis::reading::{by_offset, layer_weights};
+use crate::char_model::chars::{decode, split};
+use crate::char_model::trained::load_model;
+use crate::llama::rope::{dot, Rope, RopeLayout};
 
 /// Where the `cache_cost` example writes its measurement.
 pub const COST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/measurements/cache_cost.json");
@@ -26,7 +26,7 @@ pub fn load_cost() -> CostReport {
 
 /// Total generation time against tokens, both axes logarithmic: the slopes are the exponents.
 pub fn cache_cost(report: &CostReport) -> LineChart {
-    let points = |f: &dyn Fn(&crate::cost::CostRow) -> f64| {
+    let points = |f: &dyn Fn(&crate::analysis::cost::CostRow) -> f64| {
         report.rows.iter().map(|r| (r.tokens as f32, f(r) as f32)).collect()
     };
     LineChart::new("generating n tokens", "tokens generated", "seconds in total")
@@ -73,7 +73,7 @@ pub fn attention_map<Dev: Device<f32>>(dev: &Dev, layer: usize, head: usize) -> 
     let model = load_model(dev);
     let ids = &split().1[..SHOWN_CHARS];
     let input = dev.tensor_from_vec(ids.to_vec(), (1, SHOWN_CHARS));
-    let w = model.forward(input).1[layer].as_vec();
+    let w = model.forward(input).weights[layer].as_vec();
     let n = SHOWN_CHARS;
     let map = w[head * n * n..(head + 1) * n * n].to_vec();
     let labels: Vec<String> =

@@ -1,16 +1,32 @@
 //! # Chapter 10 — attention in today's language models
 //!
-//! The book so far built the 2017 encoder-decoder. The models people meet today (GPT, Llama,
-//! Mistral) are decoder-only, and their attention has changed in three places this crate builds:
+//! The book so far built the 2017 encoder-decoder. The open models people run today (Llama,
+//! Mistral, Qwen, SmolLM) differ from it in four places this crate builds: they are decoder-only,
+//! positions enter through rotary position embedding, query heads share key/value heads, and text
+//! is written with a KV cache (with a rolling buffer for a sliding window).
 //!
-//! * [`rope`]: rotary position embedding, in both layouts in use, and [`permute`]: converting
-//!   checkpoints between them;
-//! * [`gqa`]: grouped-query attention, `HEADS` query heads over `KV_HEADS` key/value heads;
-//! * [`cache`]: the KV cache, and its rolling-buffer form for sliding-window attention.
+//! The crate has three parts:
 //!
-//! Around them: [`rms`] (RMSNorm), [`swiglu`] (the gated feed-forward network), [`block`] (one
-//! Llama layer), [`model`] (the whole causal language model, loading Hugging Face checkpoints),
-//! [`mask`] (the causal mask by positions) and [`memory`] (what the cache costs real models).
+//! * [`llama`], the model: [`llama::config`] (a model's sizes, named once, and the published
+//!   configurations), [`llama::rope`] (rotary position embedding in both layouts) and
+//!   [`llama::permute`] (converting checkpoints between them), [`llama::rms`] (RMSNorm),
+//!   [`llama::swiglu`] (the gated feed-forward network), [`llama::gqa`] (grouped-query
+//!   attention), [`llama::mask`] (the causal mask by positions, with a window),
+//!   [`llama::cache`] (the KV cache and its rolling form), [`llama::block`] (one layer),
+//!   [`llama::model`] (the whole causal language model), [`llama::checkpoint`] (what a
+//!   checkpoint file must hold), [`llama::lm`] (what generation needs of a model),
+//!   [`llama::generate`] (text, with or without the cache), [`llama::params`] and
+//!   [`llama::memory`] (what a configuration costs in parameters and in cache);
+//! * [`char_model`], the small model the chapter trains: [`char_model::chars`] (characters as
+//!   tokens), [`char_model::bigram`] (the baseline), [`char_model::config`],
+//!   [`char_model::train`], [`char_model::trained`] and [`char_model::report`] (the committed
+//!   run), [`char_model::cli`] (the `generate` example's arguments);
+//! * [`analysis`], what the page measures and reads off the trained model:
+//!   [`analysis::cost`] (generation with and without the cache, timed),
+//!   [`analysis::count`] (what a step costs by count), [`analysis::reading`] (where its heads
+//!   look) and [`analysis::words`] (how much of what it writes is words of its text).
+//!
+//! [`figures`] draws the page's figures from committed files; [`error`] holds the errors.
 //!
 //! Sizes are part of the types. Query heads that do not split evenly into groups over the
 //! key/value heads do not compile: 6 query heads cannot share 4 key/value heads,
@@ -42,40 +58,22 @@
 //! let _ = GroupedQueryAttention::<64, 4, 2, 16, 64, f32, support::Dev>::new(&dev);
 //! ```
 
-pub mod bigram;
-pub mod block;
-pub mod cache;
-pub mod chars;
-pub mod cli;
-pub mod cost;
+pub mod analysis;
+pub mod char_model;
 pub mod error;
 pub mod figures;
-pub mod generate;
-pub mod gqa;
-pub mod mask;
-pub mod memory;
-pub mod model;
-pub mod params;
-pub mod permute;
-pub mod presets;
-pub mod reading;
-pub mod report;
-pub mod rms;
-pub mod rope;
-pub mod swiglu;
-pub mod train;
-pub mod trained;
+pub mod llama;
 
-pub use block::LlamaBlock;
-pub use cache::{KvCache, LayerCache};
-pub use chars::{decode, encode, VOCAB};
+pub use char_model::chars::{decode, encode, VOCAB};
+pub use char_model::config::TrainConfig;
 pub use error::CharOutOfVocab;
-pub use generate::{generate, Recompute, Sampling};
-pub use gqa::{repeat_kv, GroupedQueryAttention};
-pub use mask::{may_attend, positions_allowed, Window};
-pub use model::CausalLm;
-pub use presets::TinyLlama;
-pub use rms::RmsNorm;
-pub use rope::{Rope, RopeLayout};
-pub use swiglu::SwiGlu;
-pub use train::TrainConfig;
+pub use llama::block::LlamaBlock;
+pub use llama::cache::{KvCache, LayerCache};
+pub use llama::generate::{generate, Recompute, Sampling};
+pub use llama::gqa::{repeat_kv, GroupedQueryAttention};
+pub use llama::mask::{may_attend, positions_allowed, Window};
+pub use llama::model::CausalLm;
+pub use llama::presets::TinyLlama;
+pub use llama::rms::RmsNorm;
+pub use llama::rope::{Rope, RopeLayout};
+pub use llama::swiglu::SwiGlu;

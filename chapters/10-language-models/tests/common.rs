@@ -1,24 +1,11 @@
 //! What several test files build: small seeded models and their inputs.
 
-use ch10_language_models::CausalLm;
 use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
 
-/// A seeded model of any configuration.
-pub fn seeded_model<
-    const V: usize,
-    const M: usize,
-    const H: usize,
-    const KV: usize,
-    const DK: usize,
-    const KVD: usize,
-    const F: usize,
-    const L: usize,
->(
-    seed: u64,
-) -> CausalLm<V, M, H, KV, DK, KVD, F, L, f32, support::Dev> {
-    let dev = support::seeded_device(seed);
-    BuildModule::build(&dev)
+/// A seeded model of any configuration: `seeded_model::<TinyLlama<Dev>>(seed)`.
+pub fn seeded_model<Model: BuildModule<support::Dev, f32>>(seed: u64) -> Model {
+    BuildModule::build(&support::seeded_device(seed))
 }
 
 /// `len` token ids below `vocab`, from a seed.

@@ -1,6 +1,7 @@
 //! Parity with Hugging Face transformers' `LlamaForCausalLM`: the fixture's checkpoint loads by
 //! its own names and gives the same logits and the same greedy text.
 
+use ch10_language_models::llama::config::TINY;
 use ch10_language_models::{generate, Recompute, Rope, RopeLayout, Sampling, TinyLlama};
 use dfdx::prelude::*;
 use serde_json::Value;
@@ -24,23 +25,29 @@ fn ids(v: &Value, key: &str) -> Vec<usize> {
     v[key].as_array().unwrap().iter().map(|t| t.as_u64().unwrap() as usize).collect()
 }
 
-/// The fixture's sizes are the type's.
+/// The fixture's sizes are the chapter's configuration, [`TINY`], field by field; its prompt
+/// is the page's 8 tokens.
 #[test]
 fn fixture_config_is_tiny_llama() {
-    let config = &fixture()["config"];
+    let fx = fixture();
+    let config = &fx["config"];
     for (key, want) in [
-        ("vocab_size", 96),
-        ("hidden_size", 64),
-        ("num_attention_heads", 4),
-        ("num_key_value_heads", 2),
-        ("head_dim", 16),
-        ("intermediate_size", 160),
-        ("num_hidden_layers", 2),
+        ("vocab_size", TINY.vocab_size),
+        ("hidden_size", TINY.hidden_size),
+        ("num_attention_heads", TINY.num_attention_heads),
+        ("num_key_value_heads", TINY.num_key_value_heads),
+        ("head_dim", TINY.head_dim),
+        ("intermediate_size", TINY.intermediate_size),
+        ("num_hidden_layers", TINY.num_hidden_layers),
+        ("max_position_embeddings", TINY.max_position_embeddings),
     ] {
-        assert_eq!(config[key].as_u64(), Some(want), "{key}");
+        assert_eq!(config[key].as_u64(), Some(want as u64), "{key}");
     }
     assert_eq!(config["rope_theta"].as_f64(), Some(10_000.0));
     assert_eq!(config["rms_norm_eps"].as_f64(), Some(1e-5));
+    assert_eq!(ids(&fx, "prompt").len(), 8, "the page's 8-token prompt");
+    assert_eq!(ids(&fx, "greedy").len(), 32);
+    assert_eq!(ids(&fx, "input_ids").len(), 24);
 }
 
 /// All 24 x 96 logits within 1e-5 of `LlamaForCausalLM`'s.
@@ -50,7 +57,7 @@ fn logits_equal_hugging_face() {
     let model = tiny_llama();
     assert_eq!(model.rope, Rope::new(10_000.0, RopeLayout::HalfSplit));
     let dev = support::Dev::default();
-    let logits = model.forward(ids_tensor(&dev, &ids(&fx, "input_ids"))).0;
+    let logits = model.forward(ids_tensor(&dev, &ids(&fx, "input_ids"))).logits;
     assert_eq!(logits.shape().concrete(), [1, 24, 96]);
     let want = support::fixtures::floats(&fx, "logits");
     let diff = support::max_abs_diff(&logits.as_vec(), &want);

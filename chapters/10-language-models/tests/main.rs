@@ -2,6 +2,7 @@
 //! `cargo test -p ch10-language-models` runs them all; `cargo test -p ch10-language-models MODULE::` runs one file's.
 
 mod cache;
+mod checkpoint;
 mod common;
 mod figures;
 mod gqa;

@@ -2,7 +2,7 @@
 
 use ch05_blocks::norm::center;
 use ch05_blocks::LayerNorm;
-use ch10_language_models::swiglu::silu;
+use ch10_language_models::llama::swiglu::silu;
 use ch10_language_models::RmsNorm;
 use dfdx::prelude::*;
 

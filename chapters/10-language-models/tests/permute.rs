@@ -1,7 +1,7 @@
 //! Converting query/key weights between the RoPE layouts: Hugging Face's conversion, and what
 //! happens without it.
 
-use ch10_language_models::permute::{half_split_to_interleaved, interleaved_to_half_split};
+use ch10_language_models::llama::permute::{half_split_to_interleaved, interleaved_to_half_split};
 use ch10_language_models::{Rope, RopeLayout};
 use dfdx::prelude::*;
 
@@ -39,10 +39,10 @@ fn a_checkpoint_runs_in_either_layout_only_when_converted() {
         attn.k_proj.weight = dev.tensor_from_vec(k, (Const::<32>, Const::<64>));
     }
     meta.rope = Rope::new(10_000.0, RopeLayout::Interleaved);
-    let converted = meta.forward(ids_tensor(&dev, &ids)).0.as_vec();
+    let converted = meta.forward(ids_tensor(&dev, &ids)).logits.as_vec();
     assert!(support::max_abs_diff(&converted, &want) < 1e-5);
 
     meta.rope = Rope::new(10_000.0, RopeLayout::HalfSplit); // the bug: Meta's rows, HF's pairs
-    let wrong = meta.forward(ids_tensor(&dev, &ids)).0.as_vec();
+    let wrong = meta.forward(ids_tensor(&dev, &ids)).logits.as_vec();
     assert!(support::max_abs_diff(&wrong, &want) > 0.1);
 }

@@ -1,6 +1,6 @@
 //! RoPE: scores depend on the offset only, norms are kept, the three ways of writing it agree.
 
-use ch10_language_models::rope::dot;
+use ch10_language_models::llama::rope::dot;
 use ch10_language_models::{Rope, RopeLayout};
 use dfdx::prelude::*;
 use proptest::prelude::*;

@@ -1,7 +1,9 @@
 //! The character vocabulary, the committed text and the generate example's command line.
 
-use ch10_language_models::chars::{char_id, decode, encode, id_char, split, TEXT, VOCAB};
-use ch10_language_models::cli::{ArgError, GenerateArgs};
+use ch10_language_models::char_model::chars::{
+    char_id, decode, encode, id_char, split, TEXT, VOCAB,
+};
+use ch10_language_models::char_model::cli::{ArgError, GenerateArgs};
 
 #[test]
 fn every_character_round_trips() {
@@ -24,8 +26,11 @@ fn the_text_and_its_split() {
     let (train, held_out) = split();
     assert_eq!((train.len(), held_out.len()), (322_017, 35_750));
     assert!(decode(&held_out[..20]).starts_with("by instruction of th"));
-    let used: std::collections::BTreeSet<usize> = train.iter().copied().collect();
-    assert_eq!(used.len(), 81, "characters the text uses");
+    let count = |ids: &[usize]| ids.iter().collect::<std::collections::BTreeSet<_>>().len();
+    let whole = ch10_language_models::encode(TEXT).unwrap();
+    assert_eq!(count(&whole), 81, "characters the whole text uses");
+    assert_eq!(count(&train), 81, "characters its training part uses: all of them");
+    assert_eq!(count(&held_out), 72, "characters the held-out part uses");
     assert!(TEXT.contains("\nLAWYER, n. One skilled in circumvention of the law.\n"));
 }
 

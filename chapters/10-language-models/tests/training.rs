@@ -3,17 +3,18 @@
 //! text. The full run's time is measured by the `train_char_model` example and recorded in the
 //! report, never by a timed test.
 
-use ch10_language_models::bigram::{unigram_cross_entropy, Bigram};
-use ch10_language_models::chars::{split, VOCAB};
-use ch10_language_models::train::{held_out_loss, train, TrainConfig};
-use ch10_language_models::trained::{load_model, load_report};
+use ch10_language_models::char_model::bigram::{unigram_cross_entropy, Bigram};
+use ch10_language_models::char_model::chars::{split, VOCAB};
+use ch10_language_models::char_model::train::{held_out_loss, train};
+use ch10_language_models::char_model::trained::{load_model, load_report};
+use ch10_language_models::TrainConfig;
 use ch10_language_models::Window;
 use dfdx::prelude::*;
 
 /// 80 steps of 8 windows of 64 characters (an eighth of the committed run's characters per step).
 #[test]
 fn a_short_run_learns() {
-    let config = TrainConfig { steps: 80, batch: 8, context: 64, ..TrainConfig::char_model() };
+    let config = TrainConfig { steps: 80, batch_size: 8, context: 64, ..TrainConfig::char_model() };
     let dev = support::seeded_device(config.seed);
     let (losses, _) = {
         let (trainer, losses) = train(&dev, &config, config.steps, split().0, |_| {});
@@ -32,7 +33,7 @@ fn a_short_run_learns() {
 
 #[test]
 fn runs_are_reproducible() {
-    let config = TrainConfig { batch: 2, context: 16, ..TrainConfig::char_model() };
+    let config = TrainConfig { batch_size: 2, context: 16, ..TrainConfig::char_model() };
     let run = || {
         let dev = support::seeded_device(config.seed);
         train(&dev, &config, 3, split().0, |_| {}).1
@@ -72,7 +73,7 @@ fn committed_numbers_recompute() {
 #[test]
 fn the_schedule_warms_up_then_decays() {
     let c = TrainConfig::char_model();
-    assert_eq!(c.lr_at(0), c.peak_lr / c.warmup as f64);
-    assert_eq!(c.lr_at(c.warmup - 1), c.peak_lr);
+    assert_eq!(c.lr_at(0), c.peak_lr / c.warmup_steps as f64);
+    assert_eq!(c.lr_at(c.warmup_steps - 1), c.peak_lr);
     assert!((c.lr_at(c.steps) - c.peak_lr / 10.0).abs() < 1e-12);
 }

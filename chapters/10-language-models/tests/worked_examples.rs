@@ -1,11 +1,16 @@
 //! The worked examples of chapter 10, with every number its page shows.
 
-use ch10_language_models::chars::split;
-use ch10_language_models::memory::{binary_size, HALF, PUBLISHED};
-use ch10_language_models::params::{parameter_table, Sizes, TINY};
-use ch10_language_models::reading::{by_offset, layer_weights, sinks};
-use ch10_language_models::rope::dot;
-use ch10_language_models::trained::load_model;
+use ch10_language_models::analysis::count::{attention_crossover, multiply_adds_per_token};
+use ch10_language_models::analysis::reading::{by_offset, layer_weights, sinks};
+use ch10_language_models::analysis::words::{known_words, SAMPLES, SAMPLE_LENGTH};
+use ch10_language_models::char_model::chars::split;
+use ch10_language_models::char_model::chars::TEXT;
+use ch10_language_models::char_model::trained::load_model;
+use ch10_language_models::llama::config::{Config, PUBLISHED, SMOLLM2_135M, TINY};
+use ch10_language_models::llama::memory::{binary_size, HALF};
+use ch10_language_models::llama::params::parameter_table;
+use ch10_language_models::llama::rope::dot;
+use ch10_language_models::{decode, encode, generate, Recompute, Sampling};
 use ch10_language_models::{Rope, RopeLayout, TinyLlama};
 use dfdx::prelude::*;
 
@@ -28,8 +33,9 @@ fn worked_example_rope_pair() {
     assert!((norm(&half.rotate(&x, 1)) - 30f64.sqrt()).abs() < 1e-6);
 }
 
-/// `q = [1, 2, 3, 4]`, `k = [4, 3, 2, 1]`: the score of q at 5 and k at 3 is the score at 102 and
-/// 100, and at 2 and 0; at 3 and 5 (offset -2) it is another number.
+/// `q = [1, 2, 3, 4]`, `k = [4, 3, 2, 1]`, half-split pairs: the score of q at 5 and k at 3 is the
+/// score at 102 and 100, and at 2 and 0; at 3 and 5 (offset -2) it is another number. Neighbouring
+/// pairs give other numbers with the same property.
 #[test]
 fn worked_example_relative_scores() {
     let rope = Rope::new(10_000.0, RopeLayout::HalfSplit);
@@ -41,6 +47,11 @@ fn worked_example_relative_scores() {
     assert_eq!(support::round_to(s as f32, 3), -3.456);
     assert_eq!(support::round_to(score(3, 5) as f32, 3), 15.129);
     assert_eq!(support::round_to(score(1, 0) as f32, 3), 6.888);
+    let interleaved = Rope::new(10_000.0, RopeLayout::Interleaved);
+    let other = |m, n| dot(&interleaved.rotate(&q, m), &interleaved.rotate(&k, n));
+    assert!((other(102, 100) - other(5, 3)).abs() < 1e-4);
+    assert_eq!(support::round_to(other(5, 3) as f32, 3), 1.19);
+    assert_eq!(support::round_to(other(3, 5) as f32, 3), 10.483);
 }
 
 /// The cache of the published models, per token and at full context (half precision).
@@ -49,8 +60,9 @@ fn worked_example_cache_memory() {
     let rows: Vec<(usize, String, String)> = PUBLISHED
         .iter()
         .map(|m| {
-            let per_token = m.bytes_per_token(HALF);
-            (per_token, binary_size(per_token), binary_size(m.bytes_for(m.context, HALF)))
+            let per_token = m.cache_bytes_per_token(HALF);
+            let longest = m.cache_bytes(1, m.max_position_embeddings, HALF);
+            (per_token, binary_size(per_token), binary_size(longest))
         })
         .collect();
     let text: Vec<(&str, &str)> = rows.iter().map(|(_, a, b)| (a.as_str(), b.as_str())).collect();
@@ -87,12 +99,24 @@ fn worked_example_parameter_count() {
     assert_eq!(count("output projection"), model.lm_head.num_trainable_params());
     assert_eq!(table.total().value(), 98_624);
     assert_eq!(model.num_trainable_params(), 98_624);
-    let tied = parameter_table(Sizes { tied: true, ..TINY });
+    let tied = parameter_table(Config { tie_word_embeddings: true, ..TINY });
     assert_eq!(tied.total().value(), 98_624 - 6_144);
     // the fixture's checkpoint: 98,624 floats of 4 bytes, plus its header
     let file =
         std::fs::metadata(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tiny_llama.safetensors"));
     assert!(file.unwrap().len() > 4 * 98_624);
+}
+
+/// A second configuration is one more preset: SmolLM2-135M's sizes give its published count,
+/// 134,515,008 parameters with the output projection tied to the embedding.
+#[test]
+fn smollm2_135m_is_one_more_preset() {
+    let table = parameter_table(SMOLLM2_135M);
+    assert_eq!(table.total().value(), 134_515_008);
+    assert_eq!((SMOLLM2_135M.kv_width(), SMOLLM2_135M.group()), (192, 3));
+    assert_eq!(TINY.kv_width(), 32);
+    let untied = parameter_table(Config { tie_word_embeddings: false, ..SMOLLM2_135M });
+    assert_eq!(untied.total().value() - table.total().value(), 49_152 * 576);
 }
 
 /// The trained model reads mostly the last few characters and keeps no sink on the first
@@ -120,9 +144,12 @@ fn round3(x: f64) -> f64 {
 /// The committed training run, as the page reports it.
 #[test]
 fn worked_example_training_run() {
-    let r = ch10_language_models::trained::load_report();
+    let r = ch10_language_models::char_model::trained::load_report();
     let c = &r.config;
-    assert_eq!((c.steps, c.batch, c.context, c.peak_lr, c.warmup), (360, 16, 128, 5e-3, 40));
+    assert_eq!(
+        (c.steps, c.batch_size, c.context, c.peak_lr, c.warmup_steps),
+        (360, 16, 128, 5e-3, 40)
+    );
     assert_eq!(r.parameters, 98_624);
     assert_eq!((r.train_chars, r.held_out_chars), (322_017, 35_750));
     assert_eq!(round4(r.held_out_loss), 2.0258);
@@ -143,8 +170,9 @@ fn round4(x: f64) -> f64 {
 fn worked_example_cache_cost() {
     let report = ch10_language_models::figures::load_cost();
     let tokens: Vec<usize> = report.rows.iter().map(|r| r.tokens).collect();
-    assert_eq!(tokens, ch10_language_models::cost::LENGTHS);
-    assert_eq!(report.machine, "AMD EPYC, 2 cores (avx2, fma)"); // no AVX-512, as the page says
+    assert_eq!(tokens, ch10_language_models::analysis::cost::LENGTHS);
+    assert_eq!(report.machine, "AMD EPYC, 2 cores (avx2, fma)");
+    assert!(!report.machine.contains("avx512"), "the page says: no AVX-512");
     let (cached, recomputed) = report.slopes();
     assert_eq!(
         ((cached * 100.0).round() / 100.0, (recomputed * 100.0).round() / 100.0),
@@ -153,6 +181,7 @@ fn worked_example_cache_cost() {
     let (first, last) = (&report.rows[0], &report.rows[5]);
     assert_eq!((last.recomputed_s / last.cached_s).round(), 349.0);
     assert_eq!(round3(first.cached_ms_per_token()), 0.134);
+    assert_eq!(round3(report.rows[1].cached_ms_per_token()), 0.123);
     assert_eq!(round3(last.cached_ms_per_token()), 0.832);
     assert_eq!((first.recomputed_ms_per_token() * 100.0).round() / 100.0, 0.62);
     assert_eq!((last.recomputed_ms_per_token() * 10.0).round() / 10.0, 290.3);
@@ -161,4 +190,39 @@ fn worked_example_cache_cost() {
         .rows
         .iter()
         .all(|r| (1..=5).contains(&r.cached_runs) && (1..=5).contains(&r.recomputed_runs)));
+    // "recomputing 512 tokens or more runs once"
+    for r in &report.rows {
+        assert_eq!(r.recomputed_runs == 1, r.tokens >= 512, "{} tokens", r.tokens);
+    }
+}
+
+/// By count of multiply-adds, a token's attention costs as much as the rest of its step at 360
+/// keys in the chapter's model (92,160 each), and at about 3,900 in SmolLM2-135M.
+#[test]
+fn worked_example_attention_crossover() {
+    assert_eq!(multiply_adds_per_token(TINY, 360), (92_160, 92_160));
+    assert_eq!(attention_crossover(TINY), 361);
+    assert_eq!(attention_crossover(SMOLLM2_135M), 3892);
+}
+
+/// How English the samples are: the words the three samples of the page write (prompts left
+/// out) that are words of the training text.
+#[test]
+fn worked_example_known_words() {
+    let dev = support::Dev::default();
+    let model = load_model(&dev);
+    let mut written = String::new();
+    for (prompt, seed) in SAMPLES {
+        let sampling = Sampling::Sample { temperature: 0.8, top_k: None, seed };
+        let ids = encode(prompt).unwrap();
+        written +=
+            &decode(&generate(&model, &ids, SAMPLE_LENGTH, sampling, Recompute::NewTokenOnly));
+        written.push('\n');
+    }
+    let (known, all) = known_words(&written, &decode(&split().0));
+    assert_eq!((known, all), (44, 85));
+    assert_eq!((100.0 * known as f64 / all as f64).round(), 52.0);
+    // the measure itself: a sentence of the book is all known words, a made-up word is not
+    assert_eq!(known_words("One skilled in circumvention of the law.", TEXT), (7, 7));
+    assert_eq!(known_words("Onistirent of a", TEXT), (2, 3));
 }

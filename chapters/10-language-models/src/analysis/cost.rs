@@ -4,11 +4,10 @@
 
 use std::time::Instant;
 
-use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::generate::{generate, Recompute, Sampling};
-use crate::presets::TinyLlama;
+use crate::llama::generate::{generate, Recompute, Sampling};
+use crate::llama::lm::LanguageModel;
 
 /// The lengths the benchmark generates.
 pub const LENGTHS: [usize; 6] = [64, 128, 256, 512, 1024, 2048];
@@ -63,11 +62,7 @@ pub const BUDGET_S: f64 = 2.0;
 
 /// The best time of [`time_generation`] over up to [`MAX_RUNS`] runs within [`BUDGET_S`]
 /// seconds (always at least one run), and how many runs it took.
-pub fn best_time<Dev: Device<f32>>(
-    model: &TinyLlama<Dev>,
-    tokens: usize,
-    recompute: Recompute,
-) -> (f64, usize) {
+pub fn best_time(model: &impl LanguageModel, tokens: usize, recompute: Recompute) -> (f64, usize) {
     let (mut best, mut spent, mut runs) = (f64::MAX, 0.0, 0);
     while runs < MAX_RUNS && (runs == 0 || spent < BUDGET_S) {
         let t = time_generation(model, tokens, recompute);
@@ -77,11 +72,7 @@ pub fn best_time<Dev: Device<f32>>(
 }
 
 /// Seconds to generate `tokens` tokens greedily after a one-token prompt.
-pub fn time_generation<Dev: Device<f32>>(
-    model: &TinyLlama<Dev>,
-    tokens: usize,
-    recompute: Recompute,
-) -> f64 {
+pub fn time_generation(model: &impl LanguageModel, tokens: usize, recompute: Recompute) -> f64 {
     let start = Instant::now();
     let out = generate(model, &[1], tokens, Sampling::Greedy, recompute);
     assert_eq!(out.len(), tokens);

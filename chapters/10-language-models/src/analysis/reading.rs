@@ -4,7 +4,7 @@
 
 use dfdx::prelude::*;
 
-use crate::presets::TinyLlama;
+use crate::llama::presets::TinyLlama;
 
 /// Queries closer than this to the window's start are left out: with few keys to choose from,
 /// any head puts much of its weight on the first.
@@ -21,7 +21,7 @@ pub fn layer_weights<Dev: Device<f32>>(
 ) -> Vec<Vec<f32>> {
     assert!(ids.len() >= windows * context, "layer_weights: not enough text for the windows");
     let input = dev.tensor_from_vec(ids[..windows * context].to_vec(), (windows, context));
-    model.forward(input).1.into_iter().map(|w| w.as_vec()).collect()
+    model.forward(input).weights.into_iter().map(|w| w.as_vec()).collect()
 }
 
 /// One head's use of the first position.

@@ -40,7 +40,8 @@ pub fn decode(ids: &[usize]) -> String {
 
 /// Ambrose Bierce's *The Devil's Dictionary* (1911, public domain), as `data/README.md` says
 /// how it was extracted.
-pub const TEXT: &str = include_str!("../data/devils_dictionary.txt");
+pub const TEXT: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/devils_dictionary.txt"));
 
 /// The share of the text, from its start, that the model trains on; the rest is held out.
 pub const TRAIN_SHARE: f64 = 0.9;

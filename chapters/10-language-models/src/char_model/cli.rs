@@ -1,7 +1,7 @@
 //! The `generate` example's command line, read and checked before any model runs: every mistake
 //! is an [`ArgError`] that says what was wrong and what is allowed.
 
-use crate::chars::{encode, VOCAB};
+use crate::char_model::chars::{encode, VOCAB};
 use crate::error::CharOutOfVocab;
 
 /// What `generate` was asked for.

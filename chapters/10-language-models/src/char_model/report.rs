@@ -2,15 +2,19 @@
 //! beside the baselines, and its time on its machine.
 
 use serde::{Deserialize, Serialize};
+use support::saved::RunReport;
 
-use crate::train::TrainConfig;
+use crate::TrainConfig;
 
+/// The run, as the `train_char_model` example writes it next to the weights
+/// (`weights/char_model.json`): the configuration, the parameters and the machine
+/// (`report.config`, ...), then the [`Results`] (`report.losses`, ...).
+pub type Report = RunReport<TrainConfig, Results>;
+
+/// What the run measured: the part of its [`Report`] after the configuration, the parameters and
+/// the machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub config: TrainConfig,
-    pub parameters: usize,
-    /// the CPU, its cores and vector instruction sets (`support::machine::describe`)
-    pub machine: String,
+pub struct Results {
     /// the training loss of every step, nats per character
     pub losses: Vec<f32>,
     /// characters of the training part and of the held-out part

@@ -7,44 +7,12 @@ use dfdx::optim::{Adam, AdamConfig};
 use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
 use support::optimizer_step;
 
-use crate::chars::VOCAB;
-use crate::mask::Window;
-use crate::presets::TinyLlama;
-
-/// Everything a training run depends on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrainConfig {
-    pub steps: usize,
-    /// windows per step
-    pub batch: usize,
-    /// characters per window: the longest context the model sees
-    pub context: usize,
-    pub peak_lr: f64,
-    /// steps of linear warm-up to `peak_lr`, before the cosine decay to `peak_lr / 10`
-    pub warmup: usize,
-    /// seeds the weights and the windows
-    pub seed: u64,
-}
-
-impl TrainConfig {
-    /// The run whose weights are committed.
-    pub fn char_model() -> Self {
-        TrainConfig { steps: 360, batch: 16, context: 128, peak_lr: 5e-3, warmup: 40, seed: 0 }
-    }
-
-    /// The learning rate of step `step` (counted from 0).
-    pub fn lr_at(&self, step: usize) -> f64 {
-        if step < self.warmup {
-            return self.peak_lr * (step + 1) as f64 / self.warmup as f64;
-        }
-        let done = (step - self.warmup) as f64 / (self.steps - self.warmup).max(1) as f64;
-        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * done.min(1.0)).cos());
-        self.peak_lr * (0.1 + 0.9 * cosine)
-    }
-}
+use crate::char_model::chars::VOCAB;
+use crate::char_model::config::TrainConfig;
+use crate::llama::mask::Window;
+use crate::llama::presets::TinyLlama;
 
 /// Model, optimiser and the stream of windows, one step at a time.
 pub struct Trainer<Dev: Device<f32>> {
@@ -76,7 +44,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
     // ANCHOR: step
     /// One optimiser step on `batch` random windows. Returns the mean loss, nats per character.
     pub fn step(&mut self) -> f32 {
-        let (b, n) = (self.config.batch, self.config.context);
+        let (b, n) = (self.config.batch_size, self.config.context);
         let starts: Vec<usize> =
             (0..b).map(|_| self.rng.gen_range(0..self.text.len() - n - 1)).collect();
         let window = |s: usize, shift: usize| &self.text[s + shift..s + shift + n];
@@ -86,7 +54,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
         self.optimizer.cfg.lr = self.config.lr_at(self.step);
         let grads = self.grads.take().unwrap_or_else(|| self.model.alloc_grads());
         let ids = self.dev.tensor_from_vec(inputs, (b, n)).traced(grads);
-        let (logits, _) = self.model.forward(ids); // (b, n, VOCAB)
+        let logits = self.model.forward(ids).logits; // (b, n, VOCAB)
         let loss = cross_entropy_with_logits_loss(logits, one_hot(&self.dev, &targets, (b, n)));
         let (loss, grads) = optimizer_step(loss, &mut self.model, &mut self.optimizer);
         self.grads = Some(grads);
@@ -124,7 +92,7 @@ pub fn held_out_loss<Dev: Device<f32>>(
         let b = group.len();
         let inputs: Vec<usize> = group.iter().flat_map(|w| w[..context].to_vec()).collect();
         let targets: Vec<usize> = group.iter().flat_map(|w| w[1..].to_vec()).collect();
-        let logits = model.forward(dev.tensor_from_vec(inputs, (b, context))).0;
+        let logits = model.forward(dev.tensor_from_vec(inputs, (b, context))).logits;
         let log_p = logits.log_softmax::<Axis<2>>().as_vec();
         for (row, &t) in log_p.chunks(VOCAB).zip(&targets) {
             total -= row[t] as f64;

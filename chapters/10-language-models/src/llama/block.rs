@@ -5,18 +5,18 @@ use ch01_attention::Weights;
 use dfdx::nn::{BuildModule, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::cache::LayerCache;
-use crate::gqa::{GroupedQueryAttention, Tokens};
-use crate::mask::Window;
-use crate::rms::RmsNorm;
-use crate::rope::Rope;
-use crate::swiglu::SwiGlu;
+use crate::llama::cache::LayerCache;
+use crate::llama::gqa::{GroupedQueryAttention, Tokens};
+use crate::llama::mask::Window;
+use crate::llama::rms::RmsNorm;
+use crate::llama::rope::Rope;
+use crate::llama::swiglu::SwiGlu;
 
 /// `x + attn(norm1(x))`, then `x + mlp(norm2(x))`: pre-norm residual sub-layers, no dropout.
 ///
 /// # Generics
-/// - `M`, `H`, `KV`, `DK`, `KVD`: as [`GroupedQueryAttention`].
-/// - `F`: `intermediate_size`, the hidden width of the [`SwiGlu`] network.
+/// - `HIDDEN`, `HEADS`, `KV_HEADS`, `HEAD_DIM`, `KV_WIDTH`: as [`GroupedQueryAttention`].
+/// - `INTERMEDIATE`: `intermediate_size`, the hidden width of the [`SwiGlu`] network.
 /// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
 ///
 /// PyTorch equivalent: Hugging Face's `LlamaDecoderLayer` (the field names are its own); chapter
@@ -25,39 +25,39 @@ use crate::swiglu::SwiGlu;
 // ANCHOR: block
 #[derive(Clone, Debug)]
 pub struct LlamaBlock<
-    const M: usize,
-    const H: usize,
-    const KV: usize,
-    const DK: usize,
-    const KVD: usize,
-    const F: usize,
+    const HIDDEN: usize,
+    const HEADS: usize,
+    const KV_HEADS: usize,
+    const HEAD_DIM: usize,
+    const KV_WIDTH: usize,
+    const INTERMEDIATE: usize,
     E: Dtype,
     Dev: Storage<E>,
 > {
-    pub self_attn: GroupedQueryAttention<M, H, KV, DK, KVD, E, Dev>,
-    pub mlp: SwiGlu<M, F, E, Dev>,
-    pub input_layernorm: RmsNorm<M, E, Dev>,
-    pub post_attention_layernorm: RmsNorm<M, E, Dev>,
+    pub self_attn: GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, E, Dev>,
+    pub mlp: SwiGlu<HIDDEN, INTERMEDIATE, E, Dev>,
+    pub input_layernorm: RmsNorm<HIDDEN, E, Dev>,
+    pub post_attention_layernorm: RmsNorm<HIDDEN, E, Dev>,
 }
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
-        const F: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+        const INTERMEDIATE: usize,
         Dev: Device<f32>,
-    > LlamaBlock<M, H, KV, DK, KVD, F, f32, Dev>
+    > LlamaBlock<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, f32, Dev>
 {
     /// The whole sequence, causal, each query over at most `window` keys: training, and the
     /// reference for the cache.
     pub fn forward<T: Tape<f32, Dev>>(
         &self,
-        x: Tokens<M, Dev, T>,
+        x: Tokens<HIDDEN, Dev, T>,
         rope: &Rope,
         window: Window,
-    ) -> (Tokens<M, Dev, T>, Weights<usize, Const<H>, usize, usize, Dev>) {
+    ) -> (Tokens<HIDDEN, Dev, T>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let normed = self.input_layernorm.forward(x.retaped::<T>());
         let (attended, weights) = self.self_attn.forward(normed, rope, window);
         let x = x + attended;
@@ -68,10 +68,10 @@ impl<
     /// New tokens against this layer's cache.
     pub fn forward_cached(
         &self,
-        x: Tokens<M, Dev>,
+        x: Tokens<HIDDEN, Dev>,
         rope: &Rope,
-        cache: &mut LayerCache<KV, DK, Dev>,
-    ) -> (Tokens<M, Dev>, Weights<usize, Const<H>, usize, usize, Dev>) {
+        cache: &mut LayerCache<KV_HEADS, HEAD_DIM, Dev>,
+    ) -> (Tokens<HIDDEN, Dev>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let normed = self.input_layernorm.forward(x.clone());
         let (attended, weights) = self.self_attn.forward_cached(normed, rope, cache);
         let x = x + attended;
@@ -82,32 +82,36 @@ impl<
 // ANCHOR_END: block
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
-        const F: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+        const INTERMEDIATE: usize,
         Dev: Device<f32>,
-    > LlamaBlock<M, H, KV, DK, KVD, F, f32, Dev>
+    > LlamaBlock<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, f32, Dev>
 {
     pub fn new(dev: &Dev) -> Self {
-        const { GroupedQueryAttention::<M, H, KV, DK, KVD, f32, Dev>::SHAPE_CHECK };
+        const {
+            GroupedQueryAttention::<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, f32, Dev>::SHAPE_CHECK
+        };
         BuildModule::build(dev)
     }
 }
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
-        const F: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+        const INTERMEDIATE: usize,
         Dev: Device<f32>,
-    > TensorCollection<f32, Dev> for LlamaBlock<M, H, KV, DK, KVD, F, f32, Dev>
+    > TensorCollection<f32, Dev>
+    for LlamaBlock<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, f32, Dev>
 {
-    type To<E2: Dtype, D2: Device<E2>> = LlamaBlock<M, H, KV, DK, KVD, F, E2, D2>;
+    type To<E2: Dtype, D2: Device<E2>> =
+        LlamaBlock<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, E2, D2>;
 
     fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
         visitor: &mut V,

@@ -12,15 +12,15 @@ use std::ops::Range;
 use dfdx::prelude::*;
 
 /// Keys or values of one layer: `(batch, kv_heads, positions, head_dim)`.
-pub type KvTensor<const KV: usize, const DK: usize, Dev> =
-    Tensor<(usize, Const<KV>, usize, Const<DK>), f32, Dev>;
+pub type KvTensor<const KV_HEADS: usize, const HEAD_DIM: usize, Dev> =
+    Tensor<(usize, Const<KV_HEADS>, usize, Const<HEAD_DIM>), f32, Dev>;
 
 /// The cached keys and values of one attention layer.
 ///
 /// # Generics
-/// - `KV`: the number of key/value heads (fewer than the query heads under grouped-query
+/// - `KV_HEADS`: the number of key/value heads (fewer than the query heads under grouped-query
 ///   attention: that is what makes the cache smaller).
-/// - `DK`: the width of one head.
+/// - `HEAD_DIM`: the width of one head.
 /// - `Dev`: the dfdx device that holds the tensors.
 ///
 /// With a window of `w` keys it is a rolling buffer: it keeps the last `w` positions only, as
@@ -29,9 +29,9 @@ pub type KvTensor<const KV: usize, const DK: usize, Dev> =
 /// order, which attention cannot tell apart.)
 // ANCHOR: layer_cache
 #[derive(Clone, Debug)]
-pub struct LayerCache<const KV: usize, const DK: usize, Dev: Device<f32>> {
-    keys: Option<KvTensor<KV, DK, Dev>>,
-    values: Option<KvTensor<KV, DK, Dev>>,
+pub struct LayerCache<const KV_HEADS: usize, const HEAD_DIM: usize, Dev: Device<f32>> {
+    keys: Option<KvTensor<KV_HEADS, HEAD_DIM, Dev>>,
+    values: Option<KvTensor<KV_HEADS, HEAD_DIM, Dev>>,
     /// the position of the first key held
     first: usize,
     /// how many keys a query sees at most (sliding window); `None` = all
@@ -39,13 +39,17 @@ pub struct LayerCache<const KV: usize, const DK: usize, Dev: Device<f32>> {
 }
 // ANCHOR_END: layer_cache
 
-impl<const KV: usize, const DK: usize, Dev: Device<f32>> Default for LayerCache<KV, DK, Dev> {
+impl<const KV_HEADS: usize, const HEAD_DIM: usize, Dev: Device<f32>> Default
+    for LayerCache<KV_HEADS, HEAD_DIM, Dev>
+{
     fn default() -> Self {
         LayerCache { keys: None, values: None, first: 0, window: None }
     }
 }
 
-impl<const KV: usize, const DK: usize, Dev: Device<f32>> LayerCache<KV, DK, Dev> {
+impl<const KV_HEADS: usize, const HEAD_DIM: usize, Dev: Device<f32>>
+    LayerCache<KV_HEADS, HEAD_DIM, Dev>
+{
     /// An empty cache that keeps every position.
     pub fn new() -> Self {
         Self::default()
@@ -90,9 +94,9 @@ impl<const KV: usize, const DK: usize, Dev: Device<f32>> LayerCache<KV, DK, Dev>
     // ANCHOR: append
     pub fn append(
         &mut self,
-        k: KvTensor<KV, DK, Dev>,
-        v: KvTensor<KV, DK, Dev>,
-    ) -> (KvTensor<KV, DK, Dev>, KvTensor<KV, DK, Dev>, Range<usize>) {
+        k: KvTensor<KV_HEADS, HEAD_DIM, Dev>,
+        v: KvTensor<KV_HEADS, HEAD_DIM, Dev>,
+    ) -> (KvTensor<KV_HEADS, HEAD_DIM, Dev>, KvTensor<KV_HEADS, HEAD_DIM, Dev>, Range<usize>) {
         // the first new query sees `window - 1` earlier keys at most: older ones go first
         self.keep_last(self.window.map_or(usize::MAX, |w| w - 1));
         let first = self.first;
@@ -122,17 +126,19 @@ impl<const KV: usize, const DK: usize, Dev: Device<f32>> LayerCache<KV, DK, Dev>
     /// Bytes of the tensors it holds (`f32`).
     pub fn bytes(&self) -> usize {
         let batch = self.keys.as_ref().map_or(0, |k| k.shape().0);
-        2 * batch * KV * self.len() * DK * std::mem::size_of::<f32>()
+        2 * batch * KV_HEADS * self.len() * HEAD_DIM * std::mem::size_of::<f32>()
     }
 }
 
 /// The caches of every layer of a model, and the positions they have seen.
 #[derive(Clone, Debug)]
-pub struct KvCache<const KV: usize, const DK: usize, Dev: Device<f32>> {
-    pub layers: Vec<LayerCache<KV, DK, Dev>>,
+pub struct KvCache<const KV_HEADS: usize, const HEAD_DIM: usize, Dev: Device<f32>> {
+    pub layers: Vec<LayerCache<KV_HEADS, HEAD_DIM, Dev>>,
 }
 
-impl<const KV: usize, const DK: usize, Dev: Device<f32>> KvCache<KV, DK, Dev> {
+impl<const KV_HEADS: usize, const HEAD_DIM: usize, Dev: Device<f32>>
+    KvCache<KV_HEADS, HEAD_DIM, Dev>
+{
     /// Empty caches for `layers` layers that keep everything.
     pub fn new(layers: usize) -> Self {
         KvCache { layers: (0..layers).map(|_| LayerCache::new()).collect() }

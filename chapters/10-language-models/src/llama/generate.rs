@@ -4,11 +4,10 @@
 //! once on the prompt and then on one token per step against a [`KvCache`](crate::KvCache)
 //! ([`Recompute::NewTokenOnly`]). Both pick the same tokens: a test checks it.
 
-use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::model::CausalLm;
+use crate::llama::lm::LanguageModel;
 
 /// How each step runs the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,31 +46,20 @@ pub fn pick(logits: &[f32], temperature: f32, top_k: Option<usize>, rng: &mut St
     order[order.len() - 1]
 }
 
-/// `new_tokens` tokens after `prompt` (ids of one sequence), chosen by `sampling`.
+/// `new_tokens` tokens after `prompt` (ids of one sequence), chosen by `sampling`, from any
+/// [`LanguageModel`].
 ///
 /// # Panics
 /// If the prompt is empty or holds an id outside the vocabulary.
 // ANCHOR: generate
-pub fn generate<
-    const V: usize,
-    const M: usize,
-    const H: usize,
-    const KV: usize,
-    const DK: usize,
-    const KVD: usize,
-    const F: usize,
-    const L: usize,
-    Dev: Device<f32>,
->(
-    model: &CausalLm<V, M, H, KV, DK, KVD, F, L, f32, Dev>,
+pub fn generate<Model: LanguageModel>(
+    model: &Model,
     prompt: &[usize],
     new_tokens: usize,
     sampling: Sampling,
     recompute: Recompute,
 ) -> Vec<usize> {
     assert!(!prompt.is_empty(), "generate: the prompt must hold at least one token");
-    let dev = model.lm_head.weight.device().clone();
-    let ids = |tokens: &[usize]| dev.tensor_from_vec(tokens.to_vec(), (1, tokens.len()));
     let mut rng = StdRng::seed_from_u64(match sampling {
         Sampling::Sample { seed, .. } => seed,
         Sampling::Greedy => 0,
@@ -81,13 +69,12 @@ pub fn generate<
     let mut fresh = prompt.len(); // tokens the cache has not seen
     for _ in 0..new_tokens {
         let logits = match recompute {
-            Recompute::Everything => model.forward(ids(&tokens)).0,
+            Recompute::Everything => model.logits(&tokens),
             Recompute::NewTokenOnly => {
-                model.forward_cached(ids(&tokens[tokens.len() - fresh..]), &mut cache).0
+                model.logits_cached(&tokens[tokens.len() - fresh..], &mut cache)
             }
         };
-        let all = logits.as_vec();
-        let last = &all[all.len() - V..]; // the logits after the last token
+        let last = &logits[logits.len() - model.vocab()..]; // the logits after the last token
         let next = match sampling {
             Sampling::Greedy => support::argmax(last), // ties: the lowest id
             Sampling::Sample { temperature, top_k, .. } => pick(last, temperature, top_k, &mut rng),

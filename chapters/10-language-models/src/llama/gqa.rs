@@ -12,84 +12,85 @@ use dfdx::nn::modules::UnbiasedLinear;
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::cache::LayerCache;
-use crate::mask::{positions_allowed, Window};
-use crate::rope::Rope;
+use crate::llama::cache::LayerCache;
+use crate::llama::mask::{positions_allowed, Window};
+use crate::llama::rope::Rope;
 
-/// Tokens in and out of a layer: `(batch, seq, M)`.
-pub type Tokens<const M: usize, Dev, T = NoneTape> = Tensor<(usize, usize, Const<M>), f32, Dev, T>;
+/// Tokens in and out of a layer: `(batch, seq, HIDDEN)`.
+pub type Tokens<const HIDDEN: usize, Dev, T = NoneTape> =
+    Tensor<(usize, usize, Const<HIDDEN>), f32, Dev, T>;
 
 /// Query heads of one layer: `(batch, heads, seq, head_dim)`.
-pub type QueryHeads<const H: usize, const DK: usize, Dev, T> =
-    Tensor<(usize, Const<H>, usize, Const<DK>), f32, Dev, T>;
+pub type QueryHeads<const HEADS: usize, const HEAD_DIM: usize, Dev, T> =
+    Tensor<(usize, Const<HEADS>, usize, Const<HEAD_DIM>), f32, Dev, T>;
 
-/// Attention with `H` query heads over `KV` shared key/value heads, RoPE on queries and keys,
+/// Attention with `HEADS` query heads over `KV_HEADS` shared key/value heads, RoPE on queries and keys,
 /// no biases.
 ///
 /// # Generics
-/// - `M`: `hidden_size`, the width of the tokens; `M = H * DK`.
-/// - `H`: the number of query heads (`num_attention_heads`).
-/// - `KV`: the number of key/value heads (`num_key_value_heads`); `H` must be a multiple of it.
-/// - `DK`: the width of one head (`head_dim`).
-/// - `KVD`: the width of the key and value projections, `KV * DK` (stable Rust cannot compute it
+/// - `HIDDEN`: `hidden_size`, the width of the tokens; `HIDDEN = HEADS * HEAD_DIM`.
+/// - `HEADS`: the number of query heads (`num_attention_heads`).
+/// - `KV_HEADS`: the number of key/value heads (`num_key_value_heads`); `HEADS` must be a multiple of it.
+/// - `HEAD_DIM`: the width of one head (`head_dim`).
+/// - `KV_WIDTH`: the width of the key and value projections, `KV_HEADS * HEAD_DIM` (stable Rust cannot compute it
 ///   in a type, so it is named and checked).
 /// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
 ///
 /// PyTorch equivalent: Hugging Face's `LlamaAttention` (the field names are its own). With
-/// `KV = H` and biases added it is `nn.MultiheadAttention`, chapter 3's
+/// `KV_HEADS = HEADS` and biases added it is `nn.MultiheadAttention`, chapter 3's
 /// [`MultiHeadAttention`](ch03_multi_head::MultiHeadAttention).
 // ANCHOR: struct
 #[derive(Clone, Debug)]
 pub struct GroupedQueryAttention<
-    const M: usize,
-    const H: usize,
-    const KV: usize,
-    const DK: usize,
-    const KVD: usize,
+    const HIDDEN: usize,
+    const HEADS: usize,
+    const KV_HEADS: usize,
+    const HEAD_DIM: usize,
+    const KV_WIDTH: usize, // KV_HEADS * HEAD_DIM, named because stable Rust cannot compute it here
     E: Dtype,
     Dev: Storage<E>,
 > {
-    pub q_proj: UnbiasedLinear<M, M, E, Dev>,
-    pub k_proj: UnbiasedLinear<M, KVD, E, Dev>,
-    pub v_proj: UnbiasedLinear<M, KVD, E, Dev>,
-    pub o_proj: UnbiasedLinear<M, M, E, Dev>,
+    pub q_proj: UnbiasedLinear<HIDDEN, HIDDEN, E, Dev>,
+    pub k_proj: UnbiasedLinear<HIDDEN, KV_WIDTH, E, Dev>,
+    pub v_proj: UnbiasedLinear<HIDDEN, KV_WIDTH, E, Dev>,
+    pub o_proj: UnbiasedLinear<HIDDEN, HIDDEN, E, Dev>,
 }
 // ANCHOR_END: struct
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
         E: Dtype,
         Dev: Storage<E>,
-    > GroupedQueryAttention<M, H, KV, DK, KVD, E, Dev>
+    > GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, E, Dev>
 {
     /// Evaluated where the layer is built or run: a compile error unless the sizes fit.
     // ANCHOR: shape_check
     pub const SHAPE_CHECK: () = {
-        assert!(KV > 0 && H.is_multiple_of(KV), "HEADS must be a multiple of KV_HEADS: each key/value head serves HEADS / KV_HEADS query heads");
-        assert!(H * DK == M, "HEADS * HEAD_DIM must equal the hidden size M");
+        assert!(KV_HEADS > 0 && HEADS.is_multiple_of(KV_HEADS), "HEADS must be a multiple of KV_HEADS: each key/value head serves HEADS / KV_HEADS query heads");
+        assert!(HEADS * HEAD_DIM == HIDDEN, "HEADS * HEAD_DIM must equal the hidden size");
         assert!(
-            KV * DK == KVD,
-            "KVD must be KV_HEADS * HEAD_DIM, the width of the key and value projections"
+            KV_HEADS * HEAD_DIM == KV_WIDTH,
+            "KV_WIDTH must be KV_HEADS * HEAD_DIM, the width of the key and value projections"
         );
     };
     // ANCHOR_END: shape_check
 
     /// How many query heads share one key/value head.
-    pub const GROUP: usize = H / KV;
+    pub const GROUP: usize = HEADS / KV_HEADS;
 }
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
         Dev: Device<f32>,
-    > GroupedQueryAttention<M, H, KV, DK, KVD, f32, Dev>
+    > GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, f32, Dev>
 {
     /// A layer with `nn.Linear`-style uniform initialisation.
     pub fn new(dev: &Dev) -> Self {
@@ -102,36 +103,48 @@ impl<
     // ANCHOR: project
     pub fn project<T: Tape<f32, Dev>>(
         &self,
-        x: Tokens<M, Dev, T>,
+        x: Tokens<HIDDEN, Dev, T>,
         rope: &Rope,
         start: usize,
-    ) -> (QueryHeads<H, DK, Dev, T>, QueryHeads<KV, DK, Dev, T>, QueryHeads<KV, DK, Dev, T>) {
+    ) -> (
+        QueryHeads<HEADS, HEAD_DIM, Dev, T>,
+        QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+        QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+    ) {
         let (q, k, v) = self.heads(x);
         (rope.apply(q, start), rope.apply(k, start), v)
     }
 
-    /// The projections alone, split into heads: `H` query heads, `KV` key and value heads.
+    /// The projections alone, split into heads: `HEADS` query heads, `KV_HEADS` key and value heads.
     pub fn heads<T: Tape<f32, Dev>>(
         &self,
-        x: Tokens<M, Dev, T>,
-    ) -> (QueryHeads<H, DK, Dev, T>, QueryHeads<KV, DK, Dev, T>, QueryHeads<KV, DK, Dev, T>) {
-        const { Self::SHAPE_CHECK }; // H % KV == 0, H * DK == M, KV * DK == KVD
-        let q = split_heads(self.q_proj.forward(x.retaped::<T>()), (Const::<H>, Const::<DK>));
-        let k = split_heads(self.k_proj.forward(x.retaped::<T>()), (Const::<KV>, Const::<DK>));
-        let v = split_heads(self.v_proj.forward(x), (Const::<KV>, Const::<DK>));
+        x: Tokens<HIDDEN, Dev, T>,
+    ) -> (
+        QueryHeads<HEADS, HEAD_DIM, Dev, T>,
+        QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+        QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+    ) {
+        const { Self::SHAPE_CHECK }; // HEADS % KV_HEADS == 0, HEADS * HEAD_DIM == HIDDEN, KV_HEADS * HEAD_DIM == KV_WIDTH
+        let q =
+            split_heads(self.q_proj.forward(x.retaped::<T>()), (Const::<HEADS>, Const::<HEAD_DIM>));
+        let k = split_heads(
+            self.k_proj.forward(x.retaped::<T>()),
+            (Const::<KV_HEADS>, Const::<HEAD_DIM>),
+        );
+        let v = split_heads(self.v_proj.forward(x), (Const::<KV_HEADS>, Const::<HEAD_DIM>));
         (q, k, v)
     }
     // ANCHOR_END: project
 
     /// The whole sequence at once, causal, no cache (training, and the reference the cache is
     /// checked against); each query sees at most `window` keys. Returns the output and the
-    /// weights `(batch, H, seq, seq)`.
+    /// weights `(batch, HEADS, seq, seq)`.
     pub fn forward<T: Tape<f32, Dev>>(
         &self,
-        x: Tokens<M, Dev, T>,
+        x: Tokens<HIDDEN, Dev, T>,
         rope: &Rope,
         window: Window,
-    ) -> (Tokens<M, Dev, T>, Weights<usize, Const<H>, usize, usize, Dev>) {
+    ) -> (Tokens<HIDDEN, Dev, T>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let n = x.shape().1;
         let (q, k, v) = self.project(x, rope, 0);
         self.attend(q, k, v, 0..n, 0..n, window.0)
@@ -142,10 +155,10 @@ impl<
     // ANCHOR: forward_cached
     pub fn forward_cached(
         &self,
-        x: Tokens<M, Dev>,
+        x: Tokens<HIDDEN, Dev>,
         rope: &Rope,
-        cache: &mut LayerCache<KV, DK, Dev>,
-    ) -> (Tokens<M, Dev>, Weights<usize, Const<H>, usize, usize, Dev>) {
+        cache: &mut LayerCache<KV_HEADS, HEAD_DIM, Dev>,
+    ) -> (Tokens<HIDDEN, Dev>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let start = cache.next_position();
         let queries = start..start + x.shape().1;
         let (q, k, v) = self.project(x, rope, start); // turned once, at their own positions
@@ -159,58 +172,59 @@ impl<
     // ANCHOR: attend
     pub fn attend<T: Tape<f32, Dev>>(
         &self,
-        q: QueryHeads<H, DK, Dev, T>,
-        k: QueryHeads<KV, DK, Dev, T>,
-        v: QueryHeads<KV, DK, Dev, T>,
+        q: QueryHeads<HEADS, HEAD_DIM, Dev, T>,
+        k: QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+        v: QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
         queries: std::ops::Range<usize>,
         keys: std::ops::Range<usize>,
         window: Option<usize>,
-    ) -> (Tokens<M, Dev, T>, Weights<usize, Const<H>, usize, usize, Dev>) {
+    ) -> (Tokens<HIDDEN, Dev, T>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let (b, _, n, _) = *q.shape();
         let dev = q.device().clone();
-        let (k, v) = (repeat_kv::<H, KV, DK, _, _>(k), repeat_kv::<H, KV, DK, _, _>(v));
+        let (k, v) = (
+            repeat_kv::<HEADS, KV_HEADS, HEAD_DIM, _, _>(k),
+            repeat_kv::<HEADS, KV_HEADS, HEAD_DIM, _, _>(v),
+        );
         let mask = positions_allowed(&dev, queries, keys, window);
-        let mask = broadcast_mask(mask, b, Const::<H>);
+        let mask = broadcast_mask(mask, b, Const::<HEADS>);
         let (heads, weights) = scaled_dot_product_attention(q, k, v, Some(&mask)); // chapter 1
-        let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, n, Const::<M>));
+        let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, n, Const::<HIDDEN>));
         (self.o_proj.forward(merged), weights)
     }
     // ANCHOR_END: attend
 }
 
-/// Expands `KV` key/value heads to `H`: head `g` is used by query heads `g * H/KV ..
-/// (g + 1) * H/KV`, next to each other (PyTorch's `repeat_interleave(H / KV, dim=1)`, Hugging
+/// Expands `KV_HEADS` key/value heads to `HEADS`: head `g` is used by query heads `g * HEADS/KV_HEADS ..
+/// (g + 1) * HEADS/KV_HEADS`, next to each other (PyTorch's `repeat_interleave(HEADS / KV_HEADS, dim=1)`, Hugging
 /// Face's `repeat_kv`). `repeat` instead of `repeat_interleave` would give query head `h` the
-/// key/value head `h mod KV`: a different model.
+/// key/value head `h mod KV_HEADS`: a different model.
 // ANCHOR: repeat_kv
-pub fn repeat_kv<const H: usize, const KV: usize, const DK: usize, Dev, T>(
-    kv: QueryHeads<KV, DK, Dev, T>,
-) -> QueryHeads<H, DK, Dev, T>
+pub fn repeat_kv<const HEADS: usize, const KV_HEADS: usize, const HEAD_DIM: usize, Dev, T>(
+    kv: QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+) -> QueryHeads<HEADS, HEAD_DIM, Dev, T>
 where
     Dev: Device<f32>,
     T: Tape<f32, Dev>,
 {
     let (b, _, s, _) = *kv.shape();
-    // (b, KV, s, d) -> (b, KV, H/KV, s, d): a new axis, no copy; then one copy into H heads
-    kv.broadcast_like::<_, Axis<2>>(&(b, Const::<KV>, H / KV, s, Const::<DK>)).reshape_like(&(
-        b,
-        Const::<H>,
-        s,
-        Const::<DK>,
-    ))
+    // (b, KV_HEADS, s, d) -> (b, KV_HEADS, HEADS/KV_HEADS, s, d): a new axis, no copy; then one copy into HEADS heads
+    kv.broadcast_like::<_, Axis<2>>(&(b, Const::<KV_HEADS>, HEADS / KV_HEADS, s, Const::<HEAD_DIM>))
+        .reshape_like(&(b, Const::<HEADS>, s, Const::<HEAD_DIM>))
 }
 // ANCHOR_END: repeat_kv
 
 impl<
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
         Dev: Device<f32>,
-    > TensorCollection<f32, Dev> for GroupedQueryAttention<M, H, KV, DK, KVD, f32, Dev>
+    > TensorCollection<f32, Dev>
+    for GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, f32, Dev>
 {
-    type To<E2: Dtype, D2: Device<E2>> = GroupedQueryAttention<M, H, KV, DK, KVD, E2, D2>;
+    type To<E2: Dtype, D2: Device<E2>> =
+        GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, E2, D2>;
 
     fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
         visitor: &mut V,

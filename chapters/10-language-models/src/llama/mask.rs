@@ -20,7 +20,8 @@ pub fn may_attend(m: usize, n: usize, window: Option<usize>) -> bool {
 // ANCHOR_END: allowed
 
 /// A sliding window: how many keys a query sees at most (itself included), or `None` for all
-/// of them. Mistral's `sliding_window`.
+/// of them. Mistral's `sliding_window`. Chapter 8's `SlidingWindow { w, .. }` counts the keys
+/// before the query instead: it is `Window(Some(w + 1))` here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Window(pub Option<usize>);
 

@@ -1,6 +1,6 @@
-//! A decoder-only causal language model in the Llama style: token embedding, `L` [`LlamaBlock`]s,
-//! a final RMSNorm and an output projection to one logit per vocabulary entry. No positional
-//! table: positions enter only through RoPE, inside attention.
+//! A decoder-only causal language model in the Llama style: token embedding, `LAYERS`
+//! [`LlamaBlock`]s, a final RMSNorm and an output projection to one logit per vocabulary entry. No
+//! positional table: positions enter attention through RoPE.
 
 use std::path::Path;
 
@@ -11,27 +11,39 @@ use dfdx::nn::{BuildModule, Module, ModuleVisitor, ScalarOptions, TensorCollecti
 use dfdx::prelude::*;
 use support::LoadError;
 
-use crate::block::LlamaBlock;
-use crate::cache::KvCache;
-use crate::mask::Window;
-use crate::rms::RmsNorm;
-use crate::rope::{Rope, RopeLayout, DEFAULT_ROPE_BASE};
+use crate::llama::block::LlamaBlock;
+use crate::llama::cache::KvCache;
+use crate::llama::mask::Window;
+use crate::llama::rms::RmsNorm;
+use crate::llama::rope::{Rope, RopeLayout, DEFAULT_ROPE_BASE};
 
 /// Token ids: `(batch, seq)`.
 pub type Ids<Dev, T = NoneTape> = Tensor<(usize, usize), usize, Dev, T>;
 
-/// Logits: `(batch, seq, V)`, one score per vocabulary entry for the token after each position.
-pub type Logits<const V: usize, Dev, T = NoneTape> = Tensor<(usize, usize, Const<V>), f32, Dev, T>;
+/// Logits: `(batch, seq, VOCAB)`, one score per vocabulary entry for the token after each position.
+pub type Logits<const VOCAB: usize, Dev, T = NoneTape> =
+    Tensor<(usize, usize, Const<VOCAB>), f32, Dev, T>;
 
-/// The attention weights of every layer, `(batch, H, queries, keys)` each.
-pub type LayerWeights<const H: usize, Dev> = Vec<Weights<usize, Const<H>, usize, usize, Dev>>;
+/// The attention weights of every layer, `(batch, HEADS, queries, keys)` each.
+pub type LayerWeights<const HEADS: usize, Dev> =
+    Vec<Weights<usize, Const<HEADS>, usize, usize, Dev>>;
+
+/// What one pass of the model gives.
+#[derive(Clone, Debug)]
+pub struct Output<const VOCAB: usize, const HEADS: usize, Dev: Device<f32>, T = NoneTape> {
+    /// `(batch, seq, VOCAB)`: for each position it ran, a score per vocabulary entry for the
+    /// token after it
+    pub logits: Logits<VOCAB, Dev, T>,
+    /// every layer's attention weights, `(batch, HEADS, queries, keys)` each
+    pub weights: LayerWeights<HEADS, Dev>,
+}
 
 /// A Llama-style decoder-only language model.
 ///
 /// # Generics
-/// - `V`: the vocabulary size (`vocab_size`).
-/// - `M`, `H`, `KV`, `DK`, `KVD`, `F`: as [`LlamaBlock`].
-/// - `L`: the number of blocks (`num_hidden_layers`).
+/// - `VOCAB`: the vocabulary size (`vocab_size`).
+/// - `HIDDEN`, `HEADS`, `KV_HEADS`, `HEAD_DIM`, `KV_WIDTH`, `INTERMEDIATE`: as [`LlamaBlock`].
+/// - `LAYERS`: the number of blocks (`num_hidden_layers`).
 /// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
 ///
 /// PyTorch equivalent: Hugging Face's `LlamaForCausalLM` with `tie_word_embeddings=False`. Its
@@ -41,21 +53,21 @@ pub type LayerWeights<const H: usize, Dev> = Vec<Weights<usize, Const<H>, usize,
 // ANCHOR: struct
 #[derive(Clone, Debug)]
 pub struct CausalLm<
-    const V: usize,
-    const M: usize,
-    const H: usize,
-    const KV: usize,
-    const DK: usize,
-    const KVD: usize,
-    const F: usize,
-    const L: usize,
+    const VOCAB: usize,
+    const HIDDEN: usize,
+    const HEADS: usize,
+    const KV_HEADS: usize,
+    const HEAD_DIM: usize,
+    const KV_WIDTH: usize,
+    const INTERMEDIATE: usize,
+    const LAYERS: usize,
     E: Dtype,
     Dev: Storage<E>,
 > {
-    pub embed_tokens: Embedding<V, M, E, Dev>,
-    pub layers: Vec<LlamaBlock<M, H, KV, DK, KVD, F, E, Dev>>,
-    pub norm: RmsNorm<M, E, Dev>,
-    pub lm_head: UnbiasedLinear<M, V, E, Dev>,
+    pub embed_tokens: Embedding<VOCAB, HIDDEN, E, Dev>,
+    pub layers: Vec<LlamaBlock<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, E, Dev>>,
+    pub norm: RmsNorm<HIDDEN, E, Dev>,
+    pub lm_head: UnbiasedLinear<HIDDEN, VOCAB, E, Dev>,
     pub rope: Rope,
     /// how many keys a query sees at most; `Window(None)`: all (Llama), `Some(w)`: Mistral's
     /// sliding window, and [`Self::new_cache`] gives a rolling buffer of `w`
@@ -64,26 +76,26 @@ pub struct CausalLm<
 // ANCHOR_END: struct
 
 impl<
-        const V: usize,
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
-        const F: usize,
-        const L: usize,
+        const VOCAB: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+        const INTERMEDIATE: usize,
+        const LAYERS: usize,
         Dev: Device<f32>,
-    > CausalLm<V, M, H, KV, DK, KVD, F, L, f32, Dev>
+    > CausalLm<VOCAB, HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, LAYERS, f32, Dev>
 {
     /// `nn.Linear`-style initialisation, RoPE with base 10,000 in the half-split layout.
     pub fn new(dev: &Dev) -> Self {
         BuildModule::build(dev)
     }
 
-    /// Every id must be `< V`.
+    /// Every id must be `< VOCAB`.
     fn check_ids<T>(ids: &Ids<Dev, T>) -> Result<(), TokenOutOfVocab> {
-        match ids.as_vec().into_iter().find(|&t| t >= V) {
-            Some(token) => Err(TokenOutOfVocab { token, vocab: V }),
+        match ids.as_vec().into_iter().find(|&t| t >= VOCAB) {
+            Some(token) => Err(TokenOutOfVocab { token, vocab: VOCAB }),
             None => Ok(()),
         }
     }
@@ -94,24 +106,21 @@ impl<
     pub fn try_forward<T: Tape<f32, Dev>>(
         &self,
         ids: Ids<Dev, T>,
-    ) -> Result<(Logits<V, Dev, T>, LayerWeights<H, Dev>), TokenOutOfVocab> {
+    ) -> Result<Output<VOCAB, HEADS, Dev, T>, TokenOutOfVocab> {
         Self::check_ids(&ids)?;
-        let mut x = self.embed_tokens.forward(ids); // (b, s, M), no position added
-        let mut weights = Vec::with_capacity(L);
+        let mut x = self.embed_tokens.forward(ids); // (b, s, HIDDEN), no position added
+        let mut weights = Vec::with_capacity(LAYERS);
         for layer in &self.layers {
             let (out, w) = layer.forward(x, &self.rope, self.window);
             x = out;
             weights.push(w);
         }
-        Ok((self.lm_head.forward(self.norm.forward(x)), weights))
+        Ok(Output { logits: self.lm_head.forward(self.norm.forward(x)), weights })
     }
     // ANCHOR_END: forward
 
     /// [`Self::try_forward`], panicking with the error's message.
-    pub fn forward<T: Tape<f32, Dev>>(
-        &self,
-        ids: Ids<Dev, T>,
-    ) -> (Logits<V, Dev, T>, LayerWeights<H, Dev>) {
+    pub fn forward<T: Tape<f32, Dev>>(&self, ids: Ids<Dev, T>) -> Output<VOCAB, HEADS, Dev, T> {
         self.try_forward(ids).unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -121,18 +130,18 @@ impl<
     pub fn try_forward_cached(
         &self,
         ids: Ids<Dev>,
-        cache: &mut KvCache<KV, DK, Dev>,
-    ) -> Result<(Logits<V, Dev>, LayerWeights<H, Dev>), TokenOutOfVocab> {
+        cache: &mut KvCache<KV_HEADS, HEAD_DIM, Dev>,
+    ) -> Result<Output<VOCAB, HEADS, Dev>, TokenOutOfVocab> {
         Self::check_ids(&ids)?;
-        assert_eq!(cache.layers.len(), L, "the cache must have one LayerCache per block");
+        assert_eq!(cache.layers.len(), LAYERS, "the cache must have one LayerCache per block");
         let mut x = self.embed_tokens.forward(ids);
-        let mut weights = Vec::with_capacity(L);
+        let mut weights = Vec::with_capacity(LAYERS);
         for (layer, layer_cache) in self.layers.iter().zip(&mut cache.layers) {
             let (out, w) = layer.forward_cached(x, &self.rope, layer_cache);
             x = out;
             weights.push(w);
         }
-        Ok((self.lm_head.forward(self.norm.forward(x)), weights))
+        Ok(Output { logits: self.lm_head.forward(self.norm.forward(x)), weights })
     }
     // ANCHOR_END: forward_cached
 
@@ -140,51 +149,65 @@ impl<
     pub fn forward_cached(
         &self,
         ids: Ids<Dev>,
-        cache: &mut KvCache<KV, DK, Dev>,
-    ) -> (Logits<V, Dev>, LayerWeights<H, Dev>) {
+        cache: &mut KvCache<KV_HEADS, HEAD_DIM, Dev>,
+    ) -> Output<VOCAB, HEADS, Dev> {
         self.try_forward_cached(ids, cache).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A model with the weights of a safetensors file under Hugging Face's names (what
-    /// `transformers` saves for `LlamaForCausalLM`); `remedy` is the command that writes the file.
+    /// `transformers` saves for `LlamaForCausalLM` in float32); `remedy` is the command that
+    /// writes the file.
+    ///
+    /// Every weight must be there, with its shape, stored as float32: anything else is an error
+    /// naming the entry ([`checkpoint::check_dtypes`](crate::llama::checkpoint::check_dtypes)).
+    /// The settings `rope_theta`, `rope_layout` and `sliding_window` and each norm's `eps` are
+    /// read from the file when it has them (this crate's own saves do); a Hugging Face checkpoint
+    /// keeps them in its `config.json` instead, which this loader does not read, so they stay at
+    /// [`Self::new`]'s values: Llama's 10,000, the half-split layout, no window, `1e-5`.
     pub fn load(
         dev: &Dev,
         path: impl AsRef<Path>,
         remedy: &'static str,
     ) -> Result<Self, LoadError> {
         let mut model = Self::new(dev);
+        let path = path.as_ref();
+        if path.exists() {
+            crate::llama::checkpoint::check_dtypes(path, remedy)?;
+        }
         support::saved::load_weights(path, remedy, |p| model.load_safetensors(p))?;
         Ok(model)
     }
 
     /// An empty cache for this model, one [`LayerCache`](crate::LayerCache) per block: a rolling
     /// buffer if the model has a window.
-    pub fn new_cache(&self) -> KvCache<KV, DK, Dev> {
+    pub fn new_cache(&self) -> KvCache<KV_HEADS, HEAD_DIM, Dev> {
         match self.window.0 {
-            Some(w) => KvCache::rolling(L, w),
-            None => KvCache::new(L),
+            Some(w) => KvCache::rolling(LAYERS, w),
+            None => KvCache::new(LAYERS),
         }
     }
 }
 
 impl<
-        const V: usize,
-        const M: usize,
-        const H: usize,
-        const KV: usize,
-        const DK: usize,
-        const KVD: usize,
-        const F: usize,
-        const L: usize,
+        const VOCAB: usize,
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+        const INTERMEDIATE: usize,
+        const LAYERS: usize,
         Dev: Device<f32>,
-    > TensorCollection<f32, Dev> for CausalLm<V, M, H, KV, DK, KVD, F, L, f32, Dev>
+    > TensorCollection<f32, Dev>
+    for CausalLm<VOCAB, HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, LAYERS, f32, Dev>
 {
-    type To<E2: Dtype, D2: Device<E2>> = CausalLm<V, M, H, KV, DK, KVD, F, L, E2, D2>;
+    type To<E2: Dtype, D2: Device<E2>> =
+        CausalLm<VOCAB, HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, LAYERS, E2, D2>;
 
     fn iter_tensors<Vis: ModuleVisitor<Self, f32, Dev>>(
         visitor: &mut Vis,
     ) -> Result<Option<Self::To<Vis::E2, Vis::D2>>, Vis::Err> {
-        let names: Vec<String> = (0..L).map(|i| format!("model.layers.{i}")).collect();
+        let names: Vec<String> = (0..LAYERS).map(|i| format!("model.layers.{i}")).collect();
         let layers = names
             .iter()
             .enumerate()

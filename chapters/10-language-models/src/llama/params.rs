@@ -1,30 +1,15 @@
-//! The model's parameter count, term by term, from its sizes.
+//! The model's parameter count, term by term, from its [`Config`].
 
 use support::params::{Count, ParamTable};
 
-/// The sizes that decide the count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sizes {
-    pub vocab: usize,
-    pub hidden: usize,
-    /// `KV_HEADS * HEAD_DIM`, the width of the key and value projections
-    pub kv_width: usize,
-    /// the SwiGLU hidden width
-    pub intermediate: usize,
-    pub layers: usize,
-    /// whether the output projection reuses the embedding table (GPT-2) or has its own (Llama)
-    pub tied: bool,
-}
+use crate::llama::config::Config;
 
-/// The tiny model's sizes (the parity fixture's and the trained model's).
-pub const TINY: Sizes =
-    Sizes { vocab: 96, hidden: 64, kv_width: 32, intermediate: 160, layers: 2, tied: false };
-
-/// Each part's formula and count; the total is their sum.
+/// Each part's formula and count for a Llama-family model of these sizes (no biases, RMSNorm,
+/// SwiGLU, RoPE); the total is their sum.
 // ANCHOR: parameter_table
-pub fn parameter_table(s: Sizes) -> ParamTable {
+pub fn parameter_table(s: Config) -> ParamTable {
     let n = Count::n;
-    let (v, m, kv, f) = (s.vocab, s.hidden, s.kv_width, s.intermediate);
+    let (v, m, kv, f) = (s.vocab_size, s.hidden_size, s.kv_width(), s.intermediate_size);
     // q and o are m x m; k and v are kv x m; no biases anywhere
     let attention = n(2) * n(m) * n(m) + n(2) * n(kv) * n(m);
     let mlp = n(3) * n(m) * n(f); // gate, up, down
@@ -35,11 +20,15 @@ pub fn parameter_table(s: Sizes) -> ParamTable {
             "one block: attention (q, k, v, o), SwiGLU (gate, up, down), 2 RMSNorms",
             block.clone(),
         )
-        .part(&format!("{} blocks", s.layers), n(s.layers) * n(block.value()))
+        .part(&format!("{} blocks", s.num_hidden_layers), n(s.num_hidden_layers) * n(block.value()))
         .part("final RMSNorm", n(m))
         .part(
-            if s.tied { "output projection: the embedding, tied" } else { "output projection" },
-            if s.tied { n(0) } else { n(m) * n(v) },
+            if s.tie_word_embeddings {
+                "output projection: the embedding, tied"
+            } else {
+                "output projection"
+            },
+            if s.tie_word_embeddings { n(0) } else { n(m) * n(v) },
         )
         .part("positions: RoPE has no parameters", n(0))
 }

@@ -1,7 +1,21 @@
-//! The configurations the chapter runs, by name.
+//! The model types the chapter runs, by name, each read from its [`Config`](super::config::Config).
 
-use crate::model::CausalLm;
+use crate::llama::config::TINY;
+use crate::llama::model::CausalLm;
 
-/// The tiny model of the Hugging Face parity fixture: vocabulary 96, hidden size 64, 4 query heads
-/// and 2 key/value heads of 16, SwiGLU width 160, 2 layers.
-pub type TinyLlama<Dev> = CausalLm<96, 64, 4, 2, 16, 32, 160, 2, f32, Dev>;
+// ANCHOR: tiny_llama
+/// The chapter's model, [`TINY`]: the Hugging Face parity fixture's sizes, and the character
+/// model's.
+pub type TinyLlama<Dev> = CausalLm<
+    { TINY.vocab_size },
+    { TINY.hidden_size },
+    { TINY.num_attention_heads },
+    { TINY.num_key_value_heads },
+    { TINY.head_dim },
+    { TINY.kv_width() },
+    { TINY.intermediate_size },
+    { TINY.num_hidden_layers },
+    f32,
+    Dev,
+>;
+// ANCHOR_END: tiny_llama

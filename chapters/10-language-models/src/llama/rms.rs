@@ -15,25 +15,25 @@ pub const RMS_NORM_EPS: f64 = 1e-5;
 /// Root-mean-square normalisation over the last axis, one learned scale per feature.
 ///
 /// # Generics
-/// - `M`: the number of features normalised together (`hidden_size`).
+/// - `HIDDEN`: the number of features normalised together (`hidden_size`).
 /// - `E`: the element type of `weight` (`f32`); `Dev`: the dfdx device.
 ///
-/// PyTorch equivalent: Hugging Face's `LlamaRMSNorm(M, eps)`, or `nn.RMSNorm(M, eps)` in
+/// PyTorch equivalent: Hugging Face's `LlamaRMSNorm(HIDDEN, eps)`, or `nn.RMSNorm(HIDDEN, eps)` in
 /// PyTorch 2.4 and later; the field names are Hugging Face's.
 // ANCHOR: rms_norm
 #[derive(Clone, Debug)]
-pub struct RmsNorm<const M: usize, E: Dtype, Dev: Storage<E>> {
+pub struct RmsNorm<const HIDDEN: usize, E: Dtype, Dev: Storage<E>> {
     /// scale, one per feature, starts at 1
-    pub weight: Tensor<(Const<M>,), E, Dev>,
+    pub weight: Tensor<(Const<HIDDEN>,), E, Dev>,
     /// added to the mean square inside the root
     pub eps: f64,
 }
 
-impl<const M: usize, Dev: Device<f32>> RmsNorm<M, f32, Dev> {
+impl<const HIDDEN: usize, Dev: Device<f32>> RmsNorm<HIDDEN, f32, Dev> {
     pub fn forward<B: Dim, S: Dim, T: Tape<f32, Dev>>(
         &self,
-        x: Tensor<(B, S, Const<M>), f32, Dev, T>,
-    ) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
+        x: Tensor<(B, S, Const<HIDDEN>), f32, Dev, T>,
+    ) -> Tensor<(B, S, Const<HIDDEN>), f32, Dev, T> {
         let shape = *x.shape();
         // one number per token: the root of its mean square, (b, s, m) -> (b, s)
         let rms = (x.retaped::<T>().square().mean::<_, Axis<2>>() + self.eps as f32).sqrt();
@@ -43,15 +43,17 @@ impl<const M: usize, Dev: Device<f32>> RmsNorm<M, f32, Dev> {
 }
 // ANCHOR_END: rms_norm
 
-impl<const M: usize, Dev: Device<f32>> RmsNorm<M, f32, Dev> {
+impl<const HIDDEN: usize, Dev: Device<f32>> RmsNorm<HIDDEN, f32, Dev> {
     /// weight = 1, eps = 1e-5.
     pub fn new(dev: &Dev) -> Self {
         BuildModule::build(dev)
     }
 }
 
-impl<const M: usize, Dev: Device<f32>> TensorCollection<f32, Dev> for RmsNorm<M, f32, Dev> {
-    type To<E2: Dtype, D2: Device<E2>> = RmsNorm<M, E2, D2>;
+impl<const HIDDEN: usize, Dev: Device<f32>> TensorCollection<f32, Dev>
+    for RmsNorm<HIDDEN, f32, Dev>
+{
+    type To<E2: Dtype, D2: Device<E2>> = RmsNorm<HIDDEN, E2, D2>;
 
     fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
         visitor: &mut V,

@@ -21,25 +21,27 @@ pub fn silu<S: Shape, Dev: Device<f32>, T: Tape<f32, Dev>>(
 /// The gated feed-forward network of a Llama block.
 ///
 /// # Generics
-/// - `M`: `hidden_size`, the width of the tokens in and out.
-/// - `F`: `intermediate_size`, the hidden width of both up-projections.
+/// - `HIDDEN`: `hidden_size`, the width of the tokens in and out.
+/// - `INTERMEDIATE`: `intermediate_size`, the hidden width of both up-projections.
 /// - `E`: the element type of the weights (`f32`); `Dev`: the dfdx device.
 ///
 /// PyTorch equivalent: Hugging Face's `LlamaMLP` (`gate_proj`, `up_proj`, `down_proj`, no bias,
 /// `hidden_act="silu"`); the field names are its own.
 // ANCHOR: swiglu
 #[derive(Clone, Debug)]
-pub struct SwiGlu<const M: usize, const F: usize, E: Dtype, Dev: Storage<E>> {
-    pub gate_proj: UnbiasedLinear<M, F, E, Dev>,
-    pub up_proj: UnbiasedLinear<M, F, E, Dev>,
-    pub down_proj: UnbiasedLinear<F, M, E, Dev>,
+pub struct SwiGlu<const HIDDEN: usize, const INTERMEDIATE: usize, E: Dtype, Dev: Storage<E>> {
+    pub gate_proj: UnbiasedLinear<HIDDEN, INTERMEDIATE, E, Dev>,
+    pub up_proj: UnbiasedLinear<HIDDEN, INTERMEDIATE, E, Dev>,
+    pub down_proj: UnbiasedLinear<INTERMEDIATE, HIDDEN, E, Dev>,
 }
 
-impl<const M: usize, const F: usize, Dev: Device<f32>> SwiGlu<M, F, f32, Dev> {
+impl<const HIDDEN: usize, const INTERMEDIATE: usize, Dev: Device<f32>>
+    SwiGlu<HIDDEN, INTERMEDIATE, f32, Dev>
+{
     pub fn forward<B: Dim, S: Dim, T: Tape<f32, Dev>>(
         &self,
-        x: Tensor<(B, S, Const<M>), f32, Dev, T>,
-    ) -> Tensor<(B, S, Const<M>), f32, Dev, T> {
+        x: Tensor<(B, S, Const<HIDDEN>), f32, Dev, T>,
+    ) -> Tensor<(B, S, Const<HIDDEN>), f32, Dev, T> {
         let up = self.up_proj.forward(x.retaped::<T>()); // (b, s, f)
         let gate = silu(self.gate_proj.forward(x)); // (b, s, f), each in (-0.28, inf)
         self.down_proj.forward(gate * up)
@@ -47,17 +49,19 @@ impl<const M: usize, const F: usize, Dev: Device<f32>> SwiGlu<M, F, f32, Dev> {
 }
 // ANCHOR_END: swiglu
 
-impl<const M: usize, const F: usize, Dev: Device<f32>> SwiGlu<M, F, f32, Dev> {
+impl<const HIDDEN: usize, const INTERMEDIATE: usize, Dev: Device<f32>>
+    SwiGlu<HIDDEN, INTERMEDIATE, f32, Dev>
+{
     /// Uniform initialisation in `+-1/sqrt(fan_in)`, as `nn.Linear`.
     pub fn new(dev: &Dev) -> Self {
         BuildModule::build(dev)
     }
 }
 
-impl<const M: usize, const F: usize, Dev: Device<f32>> TensorCollection<f32, Dev>
-    for SwiGlu<M, F, f32, Dev>
+impl<const HIDDEN: usize, const INTERMEDIATE: usize, Dev: Device<f32>> TensorCollection<f32, Dev>
+    for SwiGlu<HIDDEN, INTERMEDIATE, f32, Dev>
 {
-    type To<E2: Dtype, D2: Device<E2>> = SwiGlu<M, F, E2, D2>;
+    type To<E2: Dtype, D2: Device<E2>> = SwiGlu<HIDDEN, INTERMEDIATE, E2, D2>;
 
     fn iter_tensors<V: ModuleVisitor<Self, f32, Dev>>(
         visitor: &mut V,
