@@ -1,7 +1,8 @@
 //! Every printed output in the book is what its program prints now.
 //!
-//! Each `chapters/*/outputs/NAME.txt` is run again (`cargo run -p <chapter> --example NAME`) and
-//! compared line by line; regenerate them all with `cargo xtask outputs`.
+//! Each `chapters/*/outputs/NAME.txt` is run again (the program `cargo run -p <chapter> --example
+//! NAME` runs, built once for the whole workspace) and compared line by line; regenerate them all
+//! with `cargo xtask outputs`.
 
 use workspace_tools::outputs;
 use workspace_tools::{workspace_root, Chapter};
@@ -11,9 +12,10 @@ fn book_outputs_match_their_programs() {
     let root = workspace_root();
     let all = Chapter::all_outputs(&root).expect("list the outputs");
     assert!(!all.is_empty(), "no chapters/*/outputs/*.txt found");
+    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
     let mut stale = Vec::new();
     for output in &all {
-        let stdout = outputs::run(&root, output).unwrap_or_else(|e| panic!("{e:#}"));
+        let stdout = programs.run(&root, output).unwrap_or_else(|e| panic!("{e:#}"));
         let committed = std::fs::read_to_string(&output.path)
             .unwrap_or_else(|e| panic!("{}: {e}", output.path.display()));
         if let Some(diff) = outputs::first_difference(&committed, &output.expected(&stdout)) {

@@ -68,24 +68,90 @@ impl Output {
     }
 }
 
-/// Runs the example with cargo (same profile as `cargo run`) and returns what it printed.
-pub fn run(root: &Path, output: &Output) -> Result<String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let result = Command::new(cargo)
-        .current_dir(root)
-        .args(["run", "--quiet", "-p", &output.package, "--example", &output.example, "--"])
-        .args(&output.args)
-        .output()
-        .context("running cargo")?;
-    if !result.status.success() {
-        bail!(
-            "`{}` failed ({}):\n{}",
-            output.command().trim_start_matches("$ "),
-            result.status,
-            String::from_utf8_lossy(&result.stderr)
-        );
+/// The example programs of the whole workspace, by example name, built once the way
+/// `cargo test --workspace` builds them.
+///
+/// Running each example with `cargo run -p <chapter>` would resolve the features of that chapter
+/// alone: dfdx without `safetensors` for chapter 1, for instance, so dfdx and every crate above it
+/// would be compiled again for each distinct set (measured: four extra builds of dfdx, most of the
+/// outputs check's time). One `cargo build --workspace --examples` resolves features once, for
+/// the workspace, and reuses what the tests built; the programs are then run directly, as
+/// `cargo run` would run them (from the workspace root).
+#[derive(Debug, Clone, Default)]
+pub struct Programs {
+    by_example: std::collections::HashMap<String, PathBuf>,
+}
+
+impl Programs {
+    /// Builds every example of the workspace (cargo's progress and errors go to stderr).
+    pub fn build(root: &Path) -> Result<Programs> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let result = Command::new(cargo)
+            .current_dir(root)
+            .args([
+                "build",
+                "--workspace",
+                "--examples",
+                "--message-format=json-render-diagnostics",
+            ])
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .context("running cargo build --workspace --examples")?;
+        if !result.status.success() {
+            bail!("`cargo build --workspace --examples` failed ({})", result.status);
+        }
+        Ok(Programs::from_messages(&String::from_utf8_lossy(&result.stdout)))
     }
-    String::from_utf8(result.stdout).context("the example printed something that is not UTF-8")
+
+    /// The programs named in cargo's JSON messages (`compiler-artifact` of kind `example`).
+    pub fn from_messages(messages: &str) -> Programs {
+        let mut by_example = std::collections::HashMap::new();
+        for line in messages.lines() {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+            let target = &message["target"];
+            let is_example =
+                target["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "example"));
+            if message["reason"] == "compiler-artifact" && is_example {
+                if let (Some(name), Some(exe)) =
+                    (target["name"].as_str(), message["executable"].as_str())
+                {
+                    by_example.insert(name.to_string(), PathBuf::from(exe));
+                }
+            }
+        }
+        Programs { by_example }
+    }
+
+    /// The program of the example `name`, if it was built.
+    pub fn get(&self, name: &str) -> Option<&Path> {
+        self.by_example.get(name).map(PathBuf::as_path)
+    }
+
+    /// Runs the example behind `output` (from `root`, with its arguments) and returns what it
+    /// printed.
+    pub fn run(&self, root: &Path, output: &Output) -> Result<String> {
+        let Some(program) = self.get(&output.example) else {
+            bail!(
+                "no program was built for the example `{}` of {}",
+                output.example,
+                output.package
+            );
+        };
+        let result = Command::new(program)
+            .current_dir(root)
+            .args(&output.args)
+            .output()
+            .with_context(|| format!("running {}", program.display()))?;
+        if !result.status.success() {
+            bail!(
+                "`{}` failed ({}):\n{}",
+                output.command().trim_start_matches("$ "),
+                result.status,
+                String::from_utf8_lossy(&result.stderr)
+            );
+        }
+        String::from_utf8(result.stdout).context("the example printed something that is not UTF-8")
+    }
 }
 
 /// `None` when `got == want`, otherwise the first differing line (1-based) and both versions of it.
@@ -115,6 +181,20 @@ pub fn first_difference(want: &str, got: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programs_are_read_from_cargos_messages() {
+        let messages = [
+            r#"{"reason":"compiler-artifact","target":{"kind":["example"],"name":"demo"},"executable":"/t/debug/examples/demo"}"#,
+            r#"{"reason":"compiler-artifact","target":{"kind":["lib"],"name":"x"},"executable":null}"#,
+            r#"{"reason":"build-finished","success":true}"#,
+            "not json",
+        ]
+        .join("\n");
+        let programs = Programs::from_messages(&messages);
+        assert_eq!(programs.get("demo"), Some(Path::new("/t/debug/examples/demo")));
+        assert_eq!(programs.get("x"), None);
+    }
 
     #[test]
     fn first_difference_names_the_line() {
