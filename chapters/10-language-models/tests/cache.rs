@@ -17,18 +17,20 @@ use crate::common::{ids_tensor, seeded_ids, seeded_model};
 
 type Dev = support::Dev;
 
-/// A small model with `KV` key/value heads of 8 (`KVD = KV * 8` wide) under 4 query heads.
-type Small<const KV: usize, const KVD: usize> = CausalLm<40, 32, 4, KV, 8, KVD, 48, 2, f32, Dev>;
+/// A small model with `KV_HEADS` key/value heads of 8 (`KV_WIDTH = KV_HEADS * 8` wide) under 4
+/// query heads.
+type Small<const KV_HEADS: usize, const KV_WIDTH: usize> =
+    CausalLm<40, 32, 4, KV_HEADS, 8, KV_WIDTH, 48, 2, f32, Dev>;
 
 /// The prompt in one cached call, then `steps` single tokens: the logits of every position
 /// equal those of one uncached pass over the whole sequence.
-fn cached_equals_full<const KV: usize, const KVD: usize>(
+fn cached_equals_full<const KV_HEADS: usize, const KV_WIDTH: usize>(
     seed: u64,
     prompt: usize,
     steps: usize,
     layout: RopeLayout,
 ) {
-    let mut model = seeded_model::<Small<KV, KVD>>(seed);
+    let mut model = seeded_model::<Small<KV_HEADS, KV_WIDTH>>(seed);
     model.rope = Rope::new(10_000.0, layout);
     let dev = model.lm_head.weight.device().clone();
     let ids = seeded_ids(seed, prompt + steps, 40);

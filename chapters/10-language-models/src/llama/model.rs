@@ -48,8 +48,9 @@ pub struct Output<const VOCAB: usize, const HEADS: usize, Dev: Device<f32>, T = 
 ///
 /// PyTorch equivalent: Hugging Face's `LlamaForCausalLM` with `tie_word_embeddings=False`. Its
 /// parameters carry Hugging Face's names (`model.embed_tokens.weight`,
-/// `model.layers.0.self_attn.q_proj.weight`, ..., `lm_head.weight`), so a checkpoint saved by
-/// `transformers` loads with dfdx's `load_safetensors` as it is.
+/// `model.layers.0.self_attn.q_proj.weight`, ..., `lm_head.weight`), so a float32 checkpoint saved
+/// by `transformers` loads by its own names ([`Self::load`] says what it checks and what it
+/// does not read).
 // ANCHOR: struct
 #[derive(Clone, Debug)]
 pub struct CausalLm<

@@ -43,6 +43,10 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
     let dir = notebook.parent().context("notebook has no folder")?;
     let status = Command::new(jupyter)
         .current_dir(dir)
+        // evcxr loads each cell as a library it builds with cargo; with incremental compilation
+        // turned off (`CARGO_INCREMENTAL=0`, as CI sets it) the cell's entry point is not found
+        // ("dlsym failed") and every cell fails: the kernel always gets cargo's default
+        .env_remove("CARGO_INCREMENTAL")
         .args([
             "nbconvert",
             "--to",
