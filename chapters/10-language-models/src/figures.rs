@@ -46,7 +46,7 @@ pub fn rope_scores() -> LineChart {
         "offset d = m - n",
         "score",
     )
-    .line("q = k = (1, ..., 1), d = 64", points)
+    .line("q = k = (1, ..., 1), 64 features", points)
 }
 
 /// The mean weight on the key `d` positions back, per layer, of the trained model.

@@ -69,6 +69,12 @@ pub fn check_executed(nb: &Value) -> Result<Vec<Problem>> {
                 }
                 Some("stream") if o["name"] == "stderr" => stderr.push_str(&text_of(&o["text"])),
                 Some("stream") => stdout.push_str(&text_of(&o["text"])),
+                Some("execute_result") if text_of(&o["data"]["text/plain"]).trim() == "()" => {
+                    out.push(problem(
+                        Some(i),
+                        "shows `()`: the cell ends in an expression with no value; end it with `;`",
+                    ));
+                }
                 _ => {}
             }
         }
@@ -116,6 +122,18 @@ mod tests {
             json!([{"output_type": "stream", "name": "stdout", "text": ["1\n"]}])
         )]));
         assert_eq!(check_executed(&n).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_cell_that_shows_unit_is_reported() {
+        let unit = json!([{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                           "data": {"text/plain": ["()"]}}]);
+        let p = check_executed(&nb(json!([code("a", json!(1), unit)]))).unwrap();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].message.contains("shows `()`"), "{p:?}");
+        let value = json!([{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                            "data": {"text/plain": ["(1, 2)"]}}]);
+        assert_eq!(check_executed(&nb(json!([code("a", json!(1), value)]))).unwrap(), vec![]);
     }
 
     #[test]
