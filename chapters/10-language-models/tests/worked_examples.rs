@@ -2,7 +2,7 @@
 
 use ch10_language_models::analysis::count::{attention_crossover, multiply_adds_per_token};
 use ch10_language_models::analysis::reading::{by_offset, layer_weights, sinks};
-use ch10_language_models::analysis::words::{known_words, SAMPLES, SAMPLE_LENGTH};
+use ch10_language_models::analysis::words::{known_in_samples, known_words, sample_texts};
 use ch10_language_models::char_model::chars::split;
 use ch10_language_models::char_model::chars::TEXT;
 use ch10_language_models::char_model::trained::load_model;
@@ -10,7 +10,7 @@ use ch10_language_models::llama::config::{Config, PUBLISHED, SMOLLM2_135M, TINY}
 use ch10_language_models::llama::memory::{binary_size, HALF};
 use ch10_language_models::llama::params::parameter_table;
 use ch10_language_models::llama::rope::dot;
-use ch10_language_models::{decode, encode, generate, Recompute, Sampling};
+use ch10_language_models::Recompute;
 use ch10_language_models::{Rope, RopeLayout, TinyLlama};
 use dfdx::prelude::*;
 
@@ -209,17 +209,8 @@ fn worked_example_attention_crossover() {
 /// out) that are words of the training text.
 #[test]
 fn worked_example_known_words() {
-    let dev = support::Dev::default();
-    let model = load_model(&dev);
-    let mut written = String::new();
-    for (prompt, seed) in SAMPLES {
-        let sampling = Sampling::Sample { temperature: 0.8, top_k: None, seed };
-        let ids = encode(prompt).unwrap();
-        written +=
-            &decode(&generate(&model, &ids, SAMPLE_LENGTH, sampling, Recompute::NewTokenOnly));
-        written.push('\n');
-    }
-    let (known, all) = known_words(&written, &decode(&split().0));
+    let model = load_model(&support::Dev::default());
+    let (known, all) = known_in_samples(&sample_texts(&model, Recompute::NewTokenOnly));
     assert_eq!((known, all), (44, 85));
     assert_eq!((100.0 * known as f64 / all as f64).round(), 52.0);
     // the measure itself: a sentence of the book is all known words, a made-up word is not

@@ -3,6 +3,10 @@
 
 use std::collections::HashSet;
 
+use crate::char_model::chars::{decode, encode, split};
+use crate::llama::generate::{generate, Recompute, Sampling};
+use crate::llama::lm::LanguageModel;
+
 /// The words of `text`: maximal runs of ASCII letters, lowercased.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_ascii_alphabetic())
@@ -22,3 +26,21 @@ pub const SAMPLES: [(&str, u64); 3] = [("LAWYER, n.", 1), ("PHILOSOPHY, n.", 2),
 
 /// Characters each sample writes after its prompt.
 pub const SAMPLE_LENGTH: usize = 160;
+
+/// What the model writes after each of [`SAMPLES`]' prompts ([`SAMPLE_LENGTH`] characters,
+/// temperature 0.8, the prompt's seed), in their order.
+pub fn sample_texts(model: &impl LanguageModel, recompute: Recompute) -> Vec<String> {
+    SAMPLES
+        .iter()
+        .map(|&(prompt, seed)| {
+            let sampling = Sampling::Sample { temperature: 0.8, top_k: None, seed };
+            let ids = encode(prompt).expect("the prompts are plain ASCII");
+            decode(&generate(model, &ids, SAMPLE_LENGTH, sampling, recompute))
+        })
+        .collect()
+}
+
+/// `(known, written)` for the samples' texts (prompts left out) against the training text.
+pub fn known_in_samples(texts: &[String]) -> (usize, usize) {
+    known_words(&texts.join("\n"), &decode(&split().0))
+}
