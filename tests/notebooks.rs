@@ -55,6 +55,18 @@ fn checker_catches_a_compile_error() {
 
 #[test]
 #[ignore = "needs Jupyter and the evcxr kernel: cargo xtask setup"]
+fn checker_catches_a_time_without_its_machine_and_a_unit_output() {
+    let fixtures = workspace_root().join("tests/fixtures");
+    let (_, problems) =
+        execute(&fixtures.join("failing-timing.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
+    assert_eq!(problems.len(), 2, "expected cells 0 and 1 only:\n{}", list(&problems));
+    assert_eq!((problems[0].cell, problems[1].cell), (Some(0), Some(1)), "{}", list(&problems));
+    assert!(problems[0].message.contains("no machine beside it"), "{}", problems[0]);
+    assert!(problems[1].message.contains("shows `()`"), "{}", problems[1]);
+}
+
+#[test]
+#[ignore = "needs Jupyter and the evcxr kernel: cargo xtask setup"]
 fn checker_passes_a_good_notebook() {
     let fixtures = workspace_root().join("tests/fixtures");
     let (_, problems) =

@@ -33,7 +33,8 @@ pub use error::{LoadError, SaveError};
 pub use fmt::{format_tensor, round_to};
 pub use normal::{box_muller, normal_tensor, normal_vec};
 pub use plot::{
-    assert_figures_current, book_figures_dir, write_book_figures, BarChart, Heatmap, LineChart, Svg,
+    assert_figures_current, book_figures_dir, side_by_side, write_book_figures, BarChart, Heatmap,
+    LineChart, Svg,
 };
 pub use train::{argmax, optimizer_step};
 

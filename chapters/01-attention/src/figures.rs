@@ -15,10 +15,15 @@ pub fn worked_weights<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
         .range(0.0, 1.0)
 }
 
-/// Weights of "The cat sat down".
-// ANCHOR: sentence_heatmap
+/// Weights of "The cat sat down", with the book's [`EMBEDDINGS`].
 pub fn sentence_weights<Dev: Device<f32>>(dev: &Dev) -> Heatmap {
-    let att = simple_self_attention(&tokens(dev, &EMBEDDINGS));
+    sentence_weights_of(dev, &EMBEDDINGS)
+}
+
+/// Weights of "The cat sat down" for any embeddings of its four words (the notebook's "try it").
+// ANCHOR: sentence_heatmap
+pub fn sentence_weights_of<Dev: Device<f32>>(dev: &Dev, embeddings: &[[f32; 3]; 4]) -> Heatmap {
+    let att = simple_self_attention(&tokens(dev, embeddings));
     Heatmap::new("The cat sat down: attention weights", att.weights.as_vec(), 4, 4)
         .labels(&WORDS, &WORDS)
         .decimals(Some(3))

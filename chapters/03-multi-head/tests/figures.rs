@@ -1,3 +1,3 @@
 //! The figures in the book are exactly what this chapter's code draws (seeded, deterministic).
 
-support::book_figures_test!(ch03_multi_head::figures::all(&support::seeded_device(0)));
+support::book_figures_test!(ch03_multi_head::figures::all());

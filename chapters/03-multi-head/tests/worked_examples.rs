@@ -62,7 +62,7 @@ fn reshaping_without_the_permutation_mixes_tokens() {
     let wrong = x.reshape_like(&(2, Const::<4>, 3, Const::<16>));
     assert_eq!(wrong.shape().concrete(), right.shape().concrete());
     let (right, wrong) = (right.as_vec(), wrong.as_vec());
-    // head 0, "token" 1: features 16..31 of token 0 instead of features 0..15 of token 1
+    // the first head (index 0), "token" 1: features 16..31 of token 0 instead of features 0..15 of token 1
     assert_eq!(right[16], 64.0);
     let features_16_to_31: Vec<f32> = (16..32).map(|i| i as f32).collect();
     assert_eq!(&wrong[16..32], &features_16_to_31[..]);

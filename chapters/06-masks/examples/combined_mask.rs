@@ -18,7 +18,7 @@ fn main() {
     let tgt_mask = decoder_self_mask(&dev, &TARGETS, PAD, Const::<4>);
     println!("Combined mask shape: {:?}", tgt_mask.shape().concrete());
     for (b, target) in TARGETS.iter().enumerate() {
-        println!("target {target:?}, head 0, 1 = may attend:");
+        println!("target {target:?}, first head, 1 = may attend:");
         println!("{}", format01(&rows01_of(&tgt_mask, b, 0)));
     }
 

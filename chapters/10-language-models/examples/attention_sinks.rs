@@ -1,6 +1,7 @@
 //! How much attention each head of the committed model puts on the first position of its window,
 //! beside what spreading it evenly would put there, on 16 held-out windows of 128 characters, for
 //! the queries from position 16 on (`cargo run -p ch10-language-models --example attention_sinks`).
+//! Layers and heads are counted from 1, as in the text.
 
 use ch10_language_models::analysis::reading::{layer_weights, sinks};
 use ch10_language_models::char_model::chars::split;
@@ -16,8 +17,8 @@ fn main() {
     for s in sinks(&weights, 4, 128) {
         println!(
             "| {} | {} | {:.3} | {:.3} | {:.1} |",
-            s.layer,
-            s.head,
+            s.layer + 1,
+            s.head + 1,
             s.first,
             s.uniform,
             s.first / s.uniform

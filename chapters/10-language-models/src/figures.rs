@@ -60,7 +60,7 @@ pub fn attention_offsets<Dev: Device<f32>>(dev: &Dev) -> LineChart {
     );
     for (layer, row) in by_offset(&weights, 128, 32).into_iter().enumerate() {
         let points = row.iter().enumerate().map(|(d, &w)| (d as f32, w as f32)).collect();
-        chart = chart.line(format!("layer {layer}"), points);
+        chart = chart.line(format!("layer {}", layer + 1), points);
     }
     chart
 }
@@ -78,7 +78,7 @@ pub fn attention_map<Dev: Device<f32>>(dev: &Dev, layer: usize, head: usize) -> 
     let map = w[head * n * n..(head + 1) * n * n].to_vec();
     let labels: Vec<String> =
         decode(ids).chars().map(|c| if c == ' ' { "␣".into() } else { c.to_string() }).collect();
-    Heatmap::new(format!("layer {layer}, head {head}"), map, n, n)
+    Heatmap::new(format!("layer {}, head {}", layer + 1, head + 1), map, n, n)
         .labels(&labels, &labels)
         .decimals(None)
         .axes("key", "query")
@@ -90,7 +90,7 @@ pub fn all<Dev: Device<f32>>(dev: &Dev) -> Vec<(&'static str, Svg)> {
         ("ch10_cache_cost.svg", cache_cost(&load_cost()).to_svg()),
         ("ch10_rope_scores.svg", rope_scores().to_svg()),
         ("ch10_attention_offsets.svg", attention_offsets(dev).to_svg()),
-        ("ch10_attention_map_l0h0.svg", attention_map(dev, 0, 0).to_svg()),
-        ("ch10_attention_map_l1h0.svg", attention_map(dev, 1, 0).to_svg()),
+        ("ch10_attention_map_l1h1.svg", attention_map(dev, 0, 0).to_svg()),
+        ("ch10_attention_map_l2h1.svg", attention_map(dev, 1, 0).to_svg()),
     ]
 }

@@ -5,16 +5,19 @@
 //! * and can be written to a file for the book (`cargo xtask figures`).
 //!
 //! * [`Heatmap`] (`heatmap.rs`), [`BarChart`] (`bar.rs`), [`LineChart`] (`line.rs`): the three kinds;
+//! * [`side_by_side`] (`grid.rs`): figures of one size in a grid, as one SVG;
 //! * [`assert_figures_current`]: the book's figures are what the code draws now.
 //!
 //! Text is laid out with a bundled DejaVu Sans font (ab_glyph), so the output is the same on
 //! every machine and needs no system fonts.
 
 mod bar;
+mod grid;
 mod heatmap;
 mod line;
 
 pub use bar::BarChart;
+pub use grid::side_by_side;
 pub use heatmap::Heatmap;
 pub use line::LineChart;
 

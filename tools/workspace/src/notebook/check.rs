@@ -1,5 +1,6 @@
 //! The rules for a notebook: as committed (clean, nbformat 4.5, the `rust` kernel) and after
-//! Jupyter ran it (every code cell ran, none errored or panicked).
+//! Jupyter ran it (every code cell ran, none errored or panicked, none shows `()`, and every time
+//! it prints names the machine it was measured on).
 
 use super::{cells, problem, text_of, Problem};
 use anyhow::Result;
@@ -91,8 +92,59 @@ pub fn check_executed(nb: &Value) -> Result<Vec<Problem>> {
         {
             out.push(problem(Some(i), format!("compile error: {line}")));
         }
+        if let Some(line) = stdout.lines().find(|l| has_timing(l)) {
+            if !stdout.lines().any(is_machine_line) {
+                out.push(problem(
+                    Some(i),
+                    format!(
+                        "prints a time with no machine beside it ({:?}): print \
+                         support::machine::describe(), or the report's machine, in the same cell",
+                        line.trim()
+                    ),
+                ));
+            }
+        }
     }
     Ok(out)
+}
+
+/// Units of time (and rates per second) that make a number a measurement of this machine.
+const TIME_UNITS: [&str; 9] =
+    ["ms", "s", "µs", "us", "ns", "min", "seconds", "GFLOP/s", "tokens/s"];
+
+/// Whether `line` prints a time or a rate: a number followed (after at most one space) by a unit
+/// of [`TIME_UNITS`] that ends the word, as in `81.2 s`, `14.7 ms,` or `400 tokens/s`.
+pub(crate) fn has_timing(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    (0..chars.len()).any(|at| {
+        let starts_number =
+            chars[at].is_ascii_digit() && (at == 0 || !chars[at - 1].is_alphanumeric());
+        if !starts_number {
+            return false;
+        }
+        let mut end = at;
+        while end < chars.len()
+            && (chars[end].is_ascii_digit() || chars[end] == '.' || chars[end] == ',')
+        {
+            end += 1;
+        }
+        if end < chars.len() && chars[end] == ' ' {
+            end += 1;
+        }
+        let rest: String = chars[end..].iter().collect();
+        TIME_UNITS.iter().any(|unit| {
+            rest.strip_prefix(unit)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
+        })
+    })
+}
+
+/// Whether `line` names a machine as `support::machine::describe()` does: `"<CPU>, 2 cores (avx2, fma)"`.
+pub(crate) fn is_machine_line(line: &str) -> bool {
+    line.match_indices(" cores (").any(|(at, _)| {
+        let before = line[..at].trim_end_matches(|c: char| c.is_ascii_digit());
+        before.len() < at && before.ends_with(", ")
+    }) || line.contains(", 1 core (")
 }
 
 fn first_lines(s: &str, n: usize) -> String {
@@ -134,6 +186,49 @@ mod tests {
         let value = json!([{"output_type": "execute_result", "execution_count": 1, "metadata": {},
                             "data": {"text/plain": ["(1, 2)"]}}]);
         assert_eq!(check_executed(&nb(json!([code("a", json!(1), value)]))).unwrap(), vec![]);
+    }
+
+    fn printed(lines: &str) -> Value {
+        json!([{"output_type": "stream", "name": "stdout", "text": lines}])
+    }
+
+    #[test]
+    fn a_time_without_its_machine_is_reported() {
+        let bare = printed("100 epochs in 81.2 s\n");
+        let p = check_executed(&nb(json!([code("a", json!(1), bare)]))).unwrap();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].message.contains("no machine beside it") && p[0].message.contains("81.2 s"));
+        let named =
+            printed("100 epochs in 81.2 s\non Intel(R) Xeon(R) Processor, 2 cores (avx2, fma)\n");
+        assert_eq!(check_executed(&nb(json!([code("a", json!(1), named)]))).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn timings_are_told_from_other_numbers() {
+        for timed in [
+            "n = 1024:   14.7 ms",
+            "in 0.5s",
+            "decode 27 tokens/s",
+            "401 GFLOP/s",
+            "3 min",
+            "took 2 seconds",
+        ] {
+            assert!(has_timing(timed), "{timed:?} is a time");
+        }
+        for untimed in [
+            "20 steps",
+            "2 sequences",
+            "loss 2.68",
+            "4 heads of 16",
+            "shape [2, 4, 3, 16]",
+            "3 s2 blocks",
+            "x2s",
+        ] {
+            assert!(!has_timing(untimed), "{untimed:?} is not a time");
+        }
+        assert!(is_machine_line("timed on AMD EPYC 9B14, 2 cores (avx2, fma, avx512f): compare"));
+        assert!(is_machine_line("on unknown CPU, 1 cores ()"));
+        assert!(!is_machine_line("4 cores (of 8)") && !is_machine_line("cores (avx2)"));
     }
 
     #[test]
