@@ -1,6 +1,6 @@
 """Time PyTorch's attention and this crate's in one run, on the same machine, and write the ratios.
 
-    python3 chapters/08-efficient/compare/compare_pytorch.py [--isa portable|avx2|avx512]
+    python3 chapters/08-efficient/compare/compare_pytorch.py [--isa portable|avx2|avx512] [--out NAME]
 
 PyTorch is not a dependency of the project: the first run creates a virtual environment in
 ``~/.cache/attention-in-rust/torch-venv`` and installs ``torch`` from PyPI into it (several GB),
@@ -22,9 +22,15 @@ for the short ones). Timed per shape:
 
 ``--isa`` forces the fast kernel's instruction-set path (the ``ATTENTION_ISA`` variable); by
 default it takes the widest this CPU has. The JSON records the CPU and its vector extensions, the
-path that ran, the instruction set PyTorch dispatched to, and both sides' thread counts.
+path that ran, ATen's vector level (``torch.backends.cpu.get_cpu_capability()``: the instruction
+set of PyTorch's own vectorised kernels, not the path its BLAS takes for a matrix product, which
+the BLAS chooses by itself), both sides' thread counts, and each round's time on both sides, so
+the page can give the spread and not only the best.
 
-It writes ``measurements/pytorch.json`` and regenerates the page's table ``measurements/pytorch.md``.
+Each machine keeps its own file: it writes ``measurements/pytorch/NAME.json``, NAME being the CPU's
+model and widest vector extension (``amd-epyc-avx512``), with ``-avx2-path`` added when ``--isa``
+forces a narrower path (``--out`` names it otherwise), and regenerates the page's table
+``measurements/pytorch.md`` from every file there.
 """
 
 import argparse
@@ -66,6 +72,13 @@ def ensure_torch():
     os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
+def slug(model, extensions, forced):
+    words = "".join(c.lower() if c.isalnum() else " " for c in model.replace("(R)", "").replace("(TM)", ""))
+    widest = "avx512" if "avx512f" in extensions else "avx2" if "avx2" in extensions else "sse"
+    name = "-".join(words.split() + [widest])
+    return f"{name}-{forced}-path" if forced and forced != widest else name
+
+
 def best_of(f, repeats):
     f()  # warm-up
     times = []
@@ -102,6 +115,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--isa", choices=["portable", "avx2", "avx512"],
                         help="the fast kernel's path (default: the widest this CPU has)")
+    parser.add_argument("--out", help="the file's name in measurements/pytorch/, without .json")
     args = parser.parse_args()
     env = dict(os.environ)
     env.pop("ATTENTION_ISA", None)
@@ -113,19 +127,22 @@ def main():
         repeats = 3 if n >= 2048 else 20
         q, k, v = (torch.randn(batch, HEADS, n, D) for _ in range(3))
         method = "fast_causal" if causal else "fast"
-        sdpa = fast_s = float("inf")
+        sdpa_rounds, fast_rounds = [], []
         with torch.no_grad():
             for _ in range(ROUNDS):
-                sdpa = min(sdpa, best_of(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), repeats))
+                sdpa_rounds.append(best_of(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), repeats))
                 fast = ours(method, n, repeats, batch, env)
-                fast_s, isa, fast_threads = min(fast_s, fast["seconds"]), fast["isa"], fast["threads"]
+                fast_rounds.append(fast["seconds"])
+                isa, fast_threads = fast["isa"], fast["threads"]
+            sdpa, fast_s = min(sdpa_rounds), min(fast_rounds)
             naive = dense = None
             if batch == 1 and not causal:
                 naive = best_of(lambda: torch.softmax(q @ k.transpose(-2, -1) / D**0.5, dim=-1) @ v, repeats)
             if (batch, n, causal) == (1, 2048, False):
                 dense = ours("dense", n, repeats, batch, env)["seconds"]
         row = {"batch": batch, "n": n, "causal": causal, "torch_sdpa_s": sdpa, "torch_naive_s": naive,
-               "fast_s": fast_s, "dense_s": dense}
+               "fast_s": fast_s, "dense_s": dense, "torch_sdpa_rounds_s": sdpa_rounds,
+               "fast_rounds_s": fast_rounds}
         rows.append(row)
         line = f"{batch} x {HEADS} heads, n = {n}{', causal' if causal else ''}: PyTorch SDPA {sdpa * 1e3:.2f} ms"
         line += f"; tiled, fast {fast_s * 1e3:.2f} ms ({isa}) -> {sdpa / fast_s:.2f}x SDPA's throughput"
@@ -145,7 +162,10 @@ def main():
         "rounds": ROUNDS,
         "rows": rows,
     }
-    (CRATE / "measurements" / "pytorch.json").write_text(json.dumps(result, indent=2) + "\n")
+    out = CRATE / "measurements" / "pytorch" / f"{args.out or slug(model, extensions, isa)}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}", flush=True)
     subprocess.run(["cargo", "run", "--quiet", "--release", "-p", "ch08-efficient", "--example",
                     "measurements", "--", "--tables"], cwd=ROOT, check=True)
 

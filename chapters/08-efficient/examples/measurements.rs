@@ -9,7 +9,7 @@ use std::process::Command;
 use ch08_efficient::fast::{Isa, Scratch};
 use ch08_efficient::measure::results::{Memory, Timing};
 use ch08_efficient::measure::{breakdown, inputs, Method, D, HEADS};
-use ch08_efficient::measure::{measured, pytorch_results, Measured};
+use ch08_efficient::measure::{limits_tables, measured, pytorch_tables, Measured};
 use ch08_efficient::TILES;
 
 /// Where memory is measured: the dense form while it fits, the rest up to n = 16,384 and beyond.
@@ -87,15 +87,15 @@ fn machine() -> String {
     )
 }
 
-/// `measurements/time.md`, `measurements/memory.md` and, once the comparison has run, `measurements/pytorch.md`.
+/// `measurements/time.md`, `measurements/memory.md`, `measurements/pytorch.md` from every
+/// comparison run in `measurements/pytorch/`, and `measurements/limits.md` from every machine in
+/// `measurements/limits/`.
 fn write_tables(dir: &Path) {
     let results = measured();
     std::fs::write(dir.join("time.md"), results.time_table()).expect("write time.md");
     std::fs::write(dir.join("memory.md"), results.memory_table()).expect("write memory.md");
-    if dir.join("pytorch.json").exists() {
-        std::fs::write(dir.join("pytorch.md"), pytorch_results().table())
-            .expect("write pytorch.md");
-    }
+    std::fs::write(dir.join("pytorch.md"), pytorch_tables()).expect("write pytorch.md");
+    std::fs::write(dir.join("limits.md"), limits_tables()).expect("write limits.md");
     println!("wrote the tables in {}", dir.display());
 }
 

@@ -10,7 +10,8 @@
 //! * [`linear`]: linear attention with the `elu + 1` feature map, and its causal form by prefix
 //!   sums: O(n), and a different function from softmax attention;
 //! * [`tiled`]: exact attention over tiles of keys with an online softmax, written to be read;
-//! * [`fast`]: the same, fast: `gemm` on tiles, vectorised `exp`, rayon over heads and tiles;
+//! * [`fast`]: the same, fast: register-blocked products on packed tiles with the row operations
+//!   fused between them, a vectorised `exp`, one path per instruction set, rayon over heads and tiles;
 //! * [`mha`]: chapter 3's multi-head attention and chapter 5's encoder on the fast kernel.
 //!
 //! All kernels work on [`Heads`]: `(heads, n, d)` row-major `f32`, the data of a dfdx tensor.

@@ -2,7 +2,7 @@
 //! chapter's memory claim: the fast kernel's extra memory is its data and tiles, O(n).
 
 use ch08_efficient::measure::Method;
-use ch08_efficient::measure::{measured, pytorch_results};
+use ch08_efficient::measure::{limits_tables, measured, pytorch_tables};
 
 fn committed(name: &str) -> String {
     let path = format!("{}/measurements/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -21,9 +21,10 @@ fn tables_are_current() {
     );
     assert_eq!(
         committed("pytorch.md"),
-        pytorch_results().table(),
+        pytorch_tables(),
         "measurements/pytorch.md is stale; {hint}"
     );
+    assert_eq!(committed("limits.md"), limits_tables(), "measurements/limits.md is stale; {hint}");
 }
 
 #[test]

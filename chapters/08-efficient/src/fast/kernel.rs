@@ -14,7 +14,8 @@
 //!    by the online softmax's correction, and accumulated over the tile's keys in registers:
 //!    `acc += p_ij · v_j`, one broadcast of `p_ij` per row, two vector loads of `v_j`.
 //!
-//! No score leaves the strip: the score tile of the readable kernel never exists.
+//! No score leaves the strip: no tile of scores ever exists (the readable kernel, `tiled::tiled`,
+//! keeps one row of scores per query instead).
 #![allow(unsafe_code)]
 
 use ch01_attention::DEFAULT_MASK_FILL;

@@ -68,3 +68,33 @@ impl OnPath for StageRun<'_> {
         }
     }
 }
+
+/// Independent chains of fused multiply-adds, for measuring the CPU's own limit
+/// ([`crate::measure::peak`]): [`FmaChains::CHAINS`] accumulators of one vector each, every one
+/// updated `rounds` times by `acc = acc · a + b`. Enough independent chains to hide an FMA's
+/// latency on two FMA units, few enough to stay in registers (AVX2 has 16). Returns the sum of the
+/// lanes, so that the work cannot be optimised away.
+pub struct FmaChains {
+    pub rounds: usize,
+}
+
+impl FmaChains {
+    /// Accumulators updated in each round.
+    pub const CHAINS: usize = 12;
+}
+
+impl OnPath for FmaChains {
+    type Output = f32;
+
+    #[inline(always)]
+    unsafe fn run<L: Lanes, const MR: usize>(self) -> f32 {
+        let (a, b) = (L::splat(0.999_999), L::splat(1e-7));
+        let mut acc = [L::splat(1.0); FmaChains::CHAINS];
+        for _ in 0..self.rounds {
+            for x in acc.iter_mut() {
+                *x = L::fma(*x, a, b);
+            }
+        }
+        acc.iter().map(|&x| L::reduce_sum(x)).sum()
+    }
+}

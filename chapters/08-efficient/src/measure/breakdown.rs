@@ -21,9 +21,16 @@ pub struct Breakdown {
 /// Measures [`Breakdown`] on the calling thread, on the path [`Isa::chosen`] (best of five rounds
 /// of 200 runs of each stage over one tile).
 pub fn breakdown() -> Breakdown {
+    breakdown_on(Isa::chosen())
+}
+
+/// [`breakdown`] on the path `isa`.
+///
+/// # Panics
+/// If this CPU cannot run the path.
+pub fn breakdown_on(isa: Isa) -> Breakdown {
     use std::time::Instant;
 
-    let isa = Isa::chosen();
     let (tq, tk) = (TILES.q, TILES.k);
     let [q, k, v] = inputs(4 * tk);
     let mut scratch = Scratch::new(isa, TILES, (D, D));
