@@ -107,6 +107,7 @@ impl Isa {
         }
     }
 
+    // ANCHOR: isa_run
     /// Runs `work` compiled for this path: the generic code is inlined into a function compiled
     /// with the path's target features.
     ///
@@ -127,6 +128,7 @@ impl Isa {
             }
         }
     }
+    // ANCHOR_END: isa_run
 
     /// `e^x` of every element, by this path's vector `exp` (the scalar one for a tail shorter
     /// than a vector).
@@ -138,6 +140,7 @@ impl Isa {
     }
 }
 
+// ANCHOR: on_path
 /// Work written once for any [`Lanes`] and strip height `MR`, run by [`Isa::run`].
 pub trait OnPath {
     type Output;
@@ -146,6 +149,7 @@ pub trait OnPath {
     /// [`Isa::strip_rows`].
     unsafe fn run<L: Lanes, const MR: usize>(self) -> Self::Output;
 }
+// ANCHOR_END: on_path
 
 struct ExpInPlace<'a>(&'a mut [f32]);
 
@@ -167,10 +171,12 @@ mod x86 {
     use super::super::{avx2::Avx2, avx512::Avx512};
     use super::{OnPath, AVX2_ROWS, AVX512_ROWS};
 
+    // ANCHOR: run_avx2
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn run_avx2<T: OnPath>(work: T) -> T::Output {
         work.run::<Avx2, AVX2_ROWS>()
     }
+    // ANCHOR_END: run_avx2
 
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn run_avx512<T: OnPath>(work: T) -> T::Output {

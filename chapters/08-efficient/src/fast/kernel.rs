@@ -124,6 +124,7 @@ impl OnPath for Tile<'_> {
 }
 // ANCHOR_END: kernel_tile
 
+// ANCHOR: pack_keys
 /// Copies `cols` keys of width `d` (row-major) into panels of `nr` keys: value `c` of key
 /// `p·nr + t` goes to `(p·d + c)·nr + t`. Keys past `cols` are zeros.
 pub(super) fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
@@ -137,6 +138,7 @@ pub(super) fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
         }
     }
 }
+// ANCHOR_END: pack_keys
 
 /// Copies the first `dv / nr` blocks of `nr` columns of `values` (`cols x dv`, row-major) one
 /// block after the other, each `cols x nr`, so that the weighted sum reads each block's rows in
