@@ -344,5 +344,14 @@ fn how_close_to_the_limit() {
     assert_eq!((pct(qk), pct(pv), pct(whole)), (75.0, 83.0, 65.0));
     assert_eq!((r(wide.kernel_gflops, 0), r(narrow.kernel_gflops, 0)), (250.0, 168.0));
     assert_eq!(r(wide.kernel_gflops / narrow.kernel_gflops, 2), 1.48);
+    // stage by stage, AVX-512 against AVX2 on the same core
+    let (ws, ns) = (wide.stages, narrow.stages);
+    assert_eq!((r(ws.row_ns_per_score, 3), r(ns.row_ns_per_score, 3)), (0.243, 0.391));
+    assert_eq!(r(ns.row_ns_per_score / ws.row_ns_per_score, 2), 1.61);
+    assert_eq!(
+        (r(ws.qk_gflops, 0), r(ns.qk_gflops, 0), r(ws.qk_gflops / ns.qk_gflops, 2)),
+        (137.0, 98.0, 1.40)
+    );
+    assert_eq!((r(ws.pv_gflops, 0), r(ns.pv_gflops, 0)), (103.0, 108.0));
     assert_eq!(limits.paths.len(), 3, "portable, AVX2 and AVX-512");
 }
