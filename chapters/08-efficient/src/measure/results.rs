@@ -242,14 +242,22 @@ pub fn pytorch_run(name: &str) -> PyTorchResults {
 
 /// Every committed comparison run with its name, sorted by name.
 pub fn pytorch_runs() -> Vec<(String, PyTorchResults)> {
-    let dir = format!("{}/measurements/pytorch", env!("CARGO_MANIFEST_DIR"));
+    json_names("measurements/pytorch", "compare_pytorch.py writes it")
+        .into_iter()
+        .map(|name| (name.clone(), pytorch_run(&name)))
+        .collect()
+}
+
+/// The names (without `.json`) of the JSON files in the crate's folder `rel`, sorted.
+fn json_names(rel: &str, writer: &str) -> Vec<String> {
+    let dir = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}; compare_pytorch.py writes it"))
+        .unwrap_or_else(|e| panic!("{dir}: {e}; {writer}"))
         .map(|entry| entry.expect("a directory entry").file_name().to_string_lossy().into_owned())
         .filter_map(|f| f.strip_suffix(".json").map(str::to_owned))
         .collect();
     names.sort();
-    names.into_iter().map(|name| (name.clone(), pytorch_run(&name))).collect()
+    names
 }
 
 /// The committed limits of one machine, `measurements/limits/{name}.json` (`--example limits`).
@@ -259,14 +267,11 @@ pub fn limits_run(name: &str) -> crate::measure::Limits {
 
 /// The page's limits tables, `measurements/limits.md`: one per machine in `measurements/limits/`.
 pub fn limits_tables() -> String {
-    let dir = format!("{}/measurements/limits", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}; `--example limits -- --save NAME` writes it"))
-        .map(|entry| entry.expect("a directory entry").file_name().to_string_lossy().into_owned())
-        .filter_map(|f| f.strip_suffix(".json").map(str::to_owned))
-        .collect();
-    names.sort();
-    names.iter().map(|name| limits_run(name).table()).collect::<Vec<_>>().join("\n")
+    json_names("measurements/limits", "`--example limits -- --save NAME` writes it")
+        .iter()
+        .map(|name| limits_run(name).table())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The page's comparison tables: one per committed run, each under the machine it ran on.
