@@ -3,9 +3,10 @@
 //! sentence of the page to update.
 
 use ch08_efficient::fast::Isa;
-use ch08_efficient::measure::results::{Comparison, GOALS};
-use ch08_efficient::measure::results::{AVX2_MACHINE, AVX512_MACHINE, AVX512_MACHINE_AVX2_PATH};
-use ch08_efficient::measure::results::{INTEL_XEON, INTEL_XEON_AVX2_PATH};
+use ch08_efficient::measure::comparison::Comparison;
+use ch08_efficient::measure::comparison::{AVX2_MACHINE, AVX512_MACHINE, AVX512_MACHINE_AVX2_PATH};
+use ch08_efficient::measure::comparison::{INTEL_XEON, INTEL_XEON_AVX2_PATH};
+use ch08_efficient::measure::results::GOALS;
 use ch08_efficient::measure::{limits_run, measured, pytorch_run, pytorch_runs};
 use ch08_efficient::measure::{sliding_keys, Method, D, HEADS};
 
@@ -302,7 +303,7 @@ fn the_intel_xeon_in_numbers() {
     }
     assert_eq!((wide.isa, narrow.isa), (Isa::Avx512, Isa::Avx2));
     // PyTorch ahead at every shape: 0.83x to 0.92x on the AVX-512 path, 0.55x to 0.67x on AVX2
-    let range = |run: &ch08_efficient::measure::results::PyTorchResults| {
+    let range = |run: &ch08_efficient::measure::comparison::PyTorchResults| {
         let (lo, hi) = run.ratio_range();
         (r(lo, 2), r(hi, 2))
     };
