@@ -144,7 +144,7 @@ pub(crate) fn is_machine_line(line: &str) -> bool {
     line.match_indices(" cores (").any(|(at, _)| {
         let before = line[..at].trim_end_matches(|c: char| c.is_ascii_digit());
         before.len() < at && before.ends_with(", ")
-    }) || line.contains(", 1 core (")
+    })
 }
 
 fn first_lines(s: &str, n: usize) -> String {
