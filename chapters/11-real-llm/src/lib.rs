@@ -1,0 +1,14 @@
+//! Chapter 11: A real language model: SmolLM2 from its GGUF file.
+
+pub mod figures;
+pub mod gguf;
+pub mod model_file;
+
+use dfdx::prelude::*;
+
+// ANCHOR: scale
+/// Multiplies every entry of `x` by `factor`.
+pub fn scale<S: Shape, D: Device<f32>>(x: Tensor<S, f32, D>, factor: f32) -> Tensor<S, f32, D> {
+    x * factor
+}
+// ANCHOR_END: scale

@@ -1,0 +1,5 @@
+//! The figures in the book are exactly what this chapter's code draws (deterministic).
+
+use ch11_real_llm::figures;
+
+support::book_figures_test!(figures::all(&support::Dev::default()));
