@@ -5,6 +5,7 @@
 //!   [`Gguf::parse`] keeps the bytes with them;
 //! * [`Gguf::tensor_data`] gives one tensor's bytes; [`Gguf::get`] one metadata value;
 //! * errors ([`GgufError`], `error.rs`) name the field: the file is untrusted input;
+//! * [`dequantize`] turns a tensor's bytes into `f32` (`dequant.rs`);
 //! * [`write::Builder`] writes small valid files, for the tests and the fuzzing.
 //!
 //! Layout (little-endian): `b"GGUF"`, version `u32`, tensor count `u64`, metadata count `u64`;
@@ -13,12 +14,14 @@
 //! `u32` and an offset `u64` into the data section, which starts at the next multiple of
 //! `general.alignment` (32 if absent).
 
+mod dequant;
 mod error;
 mod reader;
 mod types;
 mod value;
 pub mod write;
 
+pub use dequant::{dequantize, q4_1_block, q8_0_block};
 pub use error::GgufError;
 pub use reader::TensorInfo;
 pub use types::TensorType;
