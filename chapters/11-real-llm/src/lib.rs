@@ -3,6 +3,7 @@
 pub mod figures;
 pub mod gguf;
 pub mod model_file;
+pub mod smollm2;
 
 use dfdx::prelude::*;
 
