@@ -4,4 +4,5 @@
 mod dequantize;
 mod figures;
 mod gguf_reader;
+mod tokenizer;
 mod worked_examples;

@@ -1,0 +1,178 @@
+//! SmolLM2's tokenizer, from the GGUF file's vocabulary and merges: GPT-2's byte-level BPE.
+//!
+//! Encoding a text: (1) the special tokens (`<|im_start|>`, `<|im_end|>`, ...; the file marks
+//! them as control tokens) are found first and kept whole; (2) the text between them is split by
+//! GPT-2's pattern into words, numbers, punctuation and whitespace runs; (3) each piece's bytes
+//! are written in the byte-level alphabet (`bytes.rs`); (4) BPE joins neighbouring symbols, the
+//! pair with the lowest merge rank first, until no pair of the piece is a merge; (5) each symbol
+//! is looked up in the vocabulary. Decoding maps the symbols' characters back to bytes.
+
+mod bytes;
+
+use crate::gguf::{Gguf, Value};
+use std::collections::HashMap;
+
+/// GPT-2's pre-tokenizer pattern: contractions, letters with an optional leading space, numbers,
+/// other symbols, and whitespace (a run of whitespace before a word leaves its last space to it).
+pub const PATTERN: &str =
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
+/// A byte-level BPE tokenizer.
+#[derive(Debug, Clone)]
+pub struct Tokenizer {
+    /// id -> symbol (in the byte-level alphabet for ordinary tokens)
+    tokens: Vec<String>,
+    ids: HashMap<String, u32>,
+    /// merge (left, right) -> its rank: lower merges first
+    ranks: HashMap<(String, String), usize>,
+    /// the control tokens, longest first, so that a longer one wins where two start together
+    specials: Vec<(String, u32)>,
+    pattern: fancy_regex::Regex,
+    byte_to_char: [char; 256],
+    char_to_byte: HashMap<char, u8>,
+}
+
+impl Tokenizer {
+    /// The tokenizer of a GGUF file (`tokenizer.ggml.model` must be `gpt2`).
+    pub fn from_gguf(file: &Gguf) -> Result<Tokenizer, String> {
+        let strings = |key: &str| -> Result<Vec<String>, String> {
+            let items = file
+                .get(key)
+                .and_then(Value::as_array)
+                .ok_or(format!("metadata {key:?} is missing"))?;
+            items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned).ok_or(format!("{key:?} holds a non-string")))
+                .collect()
+        };
+        match file.get("tokenizer.ggml.model").and_then(Value::as_str) {
+            Some("gpt2") => {}
+            other => {
+                return Err(format!(
+                    "tokenizer.ggml.model is {other:?}: this tokenizer reads \"gpt2\""
+                ))
+            }
+        }
+        let tokens = strings("tokenizer.ggml.tokens")?;
+        let merges = strings("tokenizer.ggml.merges")?;
+        let types = file
+            .get("tokenizer.ggml.token_type")
+            .and_then(Value::as_array)
+            .ok_or("metadata tokenizer.ggml.token_type is missing")?;
+        if types.len() != tokens.len() {
+            return Err(format!("{} token types for {} tokens", types.len(), tokens.len()));
+        }
+        let ids: HashMap<String, u32> =
+            tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
+        let ranks = merges
+            .iter()
+            .enumerate()
+            .map(|(rank, m)| {
+                let (a, b) =
+                    m.split_once(' ').ok_or(format!("merge {rank} ({m:?}) is not two symbols"))?;
+                Ok(((a.to_owned(), b.to_owned()), rank))
+            })
+            .collect::<Result<_, String>>()?;
+        // control tokens (type 3) are matched whole before anything else
+        let mut specials: Vec<(String, u32)> = types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.as_u64() == Some(3))
+            .map(|(i, _)| (tokens[i].clone(), i as u32))
+            .collect();
+        specials.sort_by_key(|(s, _)| std::cmp::Reverse(s.len()));
+        let byte_to_char = bytes::byte_to_char();
+        let char_to_byte = byte_to_char.iter().enumerate().map(|(b, &c)| (c, b as u8)).collect();
+        let pattern = fancy_regex::Regex::new(PATTERN).expect("GPT-2's pattern compiles");
+        Ok(Tokenizer { tokens, ids, ranks, specials, pattern, byte_to_char, char_to_byte })
+    }
+
+    /// The number of tokens.
+    pub fn vocab_size(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The id of a token's symbol, such as `<|im_end|>`.
+    pub fn id(&self, symbol: &str) -> Option<u32> {
+        self.ids.get(symbol).copied()
+    }
+
+    /// The token ids of `text`; special tokens written in the text are kept whole.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            // the earliest special token in the rest, the longest where two start together
+            let next = self
+                .specials
+                .iter()
+                .filter_map(|(s, id)| rest.find(s.as_str()).map(|at| (at, s.len(), *id)))
+                .min_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
+            let (plain, special) = match next {
+                Some((at, len, id)) => (&rest[..at], Some((len, id, at))),
+                None => (rest, None),
+            };
+            self.encode_plain(plain, &mut out);
+            match special {
+                Some((len, id, at)) => {
+                    out.push(id);
+                    rest = &rest[at + len..];
+                }
+                None => rest = "",
+            }
+        }
+        out
+    }
+
+    /// Text without special tokens: split by the pattern, then BPE on each piece.
+    fn encode_plain(&self, text: &str, out: &mut Vec<u32>) {
+        for piece in self.pattern.find_iter(text) {
+            let piece = piece.expect("the pattern's look-ahead cannot fail").as_str();
+            let symbols: String = piece.bytes().map(|b| self.byte_to_char[b as usize]).collect();
+            for symbol in self.bpe(&symbols) {
+                out.push(self.ids[&symbol]);
+            }
+        }
+    }
+
+    /// Byte-pair encoding of one piece: start from its characters and repeatedly join the
+    /// neighbouring pair of the lowest merge rank.
+    // ANCHOR: bpe
+    fn bpe(&self, piece: &str) -> Vec<String> {
+        let mut symbols: Vec<String> = piece.chars().map(String::from).collect();
+        loop {
+            let best = symbols
+                .windows(2)
+                .enumerate()
+                .filter_map(|(i, pair)| {
+                    self.ranks.get(&(pair[0].clone(), pair[1].clone())).map(|&rank| (rank, i))
+                })
+                .min();
+            let Some((_, i)) = best else { return symbols };
+            let joined = symbols[i].clone() + &symbols[i + 1];
+            symbols.splice(i..i + 2, [joined]);
+        }
+    }
+    // ANCHOR_END: bpe
+
+    /// The text of `ids`: each token's symbols mapped back to bytes (special tokens as written),
+    /// then read as UTF-8 (a sequence cut inside a character shows U+FFFD there).
+    pub fn decode(&self, ids: &[u32]) -> String {
+        let mut bytes = Vec::new();
+        for &id in ids {
+            let symbol = &self.tokens[id as usize];
+            if self.specials.iter().any(|(_, s)| *s == id) {
+                bytes.extend(symbol.as_bytes());
+            } else {
+                for c in symbol.chars() {
+                    match self.char_to_byte.get(&c) {
+                        Some(&b) => bytes.push(b),
+                        // not in the byte-level alphabet (no such token in SmolLM2): as written
+                        None => bytes.extend(c.to_string().as_bytes()),
+                    }
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
