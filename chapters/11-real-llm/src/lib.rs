@@ -1,5 +1,6 @@
 //! Chapter 11: A real language model: SmolLM2 from its GGUF file.
 
+pub mod chat;
 pub mod figures;
 pub mod gguf;
 pub mod model_file;
