@@ -4,5 +4,6 @@
 mod dequantize;
 mod figures;
 mod gguf_reader;
+mod parity;
 mod tokenizer;
 mod worked_examples;
