@@ -4,6 +4,7 @@ pub mod chat;
 pub mod figures;
 pub mod gguf;
 pub mod model_file;
+pub mod perplexity;
 pub mod smollm2;
 pub mod tokenizer;
 

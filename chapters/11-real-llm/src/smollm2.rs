@@ -4,6 +4,7 @@
 
 use crate::gguf::{dequantize, Gguf, Value};
 use ch10_language_models::llama::config::SMOLLM2_135M as C;
+use ch10_language_models::llama::permute::interleaved_to_half_split;
 use ch10_language_models::{CausalLm, Rope, RopeLayout};
 use dfdx::prelude::*;
 
@@ -33,10 +34,33 @@ fn setting(file: &Gguf, key: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("metadata {key:?} is {value:?}, not a number"))
 }
 
+/// Which rows the query and key projections get, and which RoPE pairs they are turned in.
+/// llama.cpp's converter permuted Hugging Face's query and key rows so that llama.cpp's
+/// interleaved rotation gives the same scores: the file's rows go with the interleaved layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// the file's rows, the interleaved rotation: the model as published
+    AsStored,
+    /// the rows permuted back ([`interleaved_to_half_split`]), the half-split rotation: what
+    /// Hugging Face runs; the same scores
+    Unpermuted,
+    /// the file's rows with the half-split rotation: the wrong pairs turned together
+    Wrong,
+}
+
 /// The model of `file`'s weights: the sizes checked against [`SmolLm2`]'s, RoPE's base and the
-/// norms' epsilon read from the file, RoPE in the interleaved layout (llama.cpp's converter
-/// permuted the query and key rows for it), the output projection tied to the embedding.
+/// norms' epsilon read from the file, the output projection tied to the embedding, RoPE as
+/// published ([`Pairing::AsStored`]).
 pub fn from_gguf<Dev: Device<f32>>(file: &Gguf, dev: &Dev) -> Result<SmolLm2<Dev>, String> {
+    from_gguf_paired(file, dev, Pairing::AsStored)
+}
+
+/// [`from_gguf`] with the query and key rows and the rotation paired as `pairing` says.
+pub fn from_gguf_paired<Dev: Device<f32>>(
+    file: &Gguf,
+    dev: &Dev,
+    pairing: Pairing,
+) -> Result<SmolLm2<Dev>, String> {
     if file.get("general.architecture").and_then(Value::as_str) != Some("llama") {
         return Err("general.architecture is not \"llama\"".into());
     }
@@ -58,7 +82,15 @@ pub fn from_gguf<Dev: Device<f32>>(file: &Gguf, dev: &Dev) -> Result<SmolLm2<Dev
     let base = setting(file, "llama.rope.freq_base")?;
     let eps = setting(file, "llama.attention.layer_norm_rms_epsilon")?;
     let mut model = SmolLm2::<Dev>::new(dev);
-    model.rope = Rope { base, layout: RopeLayout::Interleaved };
+    let layout = match pairing {
+        Pairing::AsStored => RopeLayout::Interleaved,
+        Pairing::Unpermuted | Pairing::Wrong => RopeLayout::HalfSplit,
+    };
+    model.rope = Rope { base, layout };
+    let rows = |w: Vec<f32>, heads: usize| match pairing {
+        Pairing::Unpermuted => interleaved_to_half_split(&w, heads, C.hidden_size),
+        Pairing::AsStored | Pairing::Wrong => w,
+    };
     let weights = |name: &str, len: usize| -> Result<Vec<f32>, String> {
         let info = file.tensor(name).ok_or_else(|| format!("tensor {name:?} is missing"))?;
         let values = dequantize(info.kind, file.tensor_data(info));
@@ -80,8 +112,9 @@ pub fn from_gguf<Dev: Device<f32>>(file: &Gguf, dev: &Dev) -> Result<SmolLm2<Dev
     for (i, layer) in model.layers.iter_mut().enumerate() {
         let w = |part: &str, len: usize| weights(&format!("blk.{i}.{part}.weight"), len);
         // GGUF's dims [in, out] (innermost first) are PyTorch's (out, in), row-major: as dfdx's
-        layer.self_attn.q_proj.weight.copy_from(&w("attn_q", h * h)?);
-        layer.self_attn.k_proj.weight.copy_from(&w("attn_k", kv * h)?);
+        let (heads, kv_heads) = (C.num_attention_heads, C.num_key_value_heads);
+        layer.self_attn.q_proj.weight.copy_from(&rows(w("attn_q", h * h)?, heads));
+        layer.self_attn.k_proj.weight.copy_from(&rows(w("attn_k", kv * h)?, kv_heads));
         layer.self_attn.v_proj.weight.copy_from(&w("attn_v", kv * h)?);
         layer.self_attn.o_proj.weight.copy_from(&w("attn_output", h * h)?);
         layer.mlp.gate_proj.weight.copy_from(&w("ffn_gate", ff * h)?);

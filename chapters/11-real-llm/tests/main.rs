@@ -4,6 +4,7 @@
 mod dequantize;
 mod figures;
 mod gguf_reader;
+mod layout;
 mod parity;
 mod tokenizer;
 mod worked_examples;

@@ -1,0 +1,38 @@
+//! The layout lesson on a real model: the file's query and key rows with the interleaved
+//! rotation give the scores Hugging Face's un-permuted rows give with the half-split rotation;
+//! the file's rows with the half-split rotation break the model.
+
+use ch10_language_models::char_model::chars::TEXT;
+use ch10_language_models::llama::lm::LanguageModel;
+use ch11_real_llm::gguf::Gguf;
+use ch11_real_llm::model_file;
+use ch11_real_llm::perplexity::perplexity;
+use ch11_real_llm::smollm2::{from_gguf_paired, Pairing};
+use ch11_real_llm::tokenizer::Tokenizer;
+use support::Dev;
+
+#[test]
+#[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
+fn the_wrong_pairing_breaks_the_model() {
+    let file = Gguf::parse(model_file::read().unwrap()).unwrap();
+    let tok = Tokenizer::from_gguf(&file).unwrap();
+    // 256 tokens of chapter 10's text (Bierce's dictionary, which the model was not tuned on)
+    let ids: Vec<usize> = tok.encode(&TEXT[..4000]).iter().take(256).map(|&i| i as usize).collect();
+    assert_eq!(ids.len(), 256);
+    let dev = Dev::default();
+    let model = |p| from_gguf_paired(&file, &dev, p).unwrap();
+    let (stored, unpermuted, wrong) =
+        (model(Pairing::AsStored), model(Pairing::Unpermuted), model(Pairing::Wrong));
+    let a = stored.logits(&ids[..64]);
+    let b = unpermuted.logits(&ids[..64]);
+    let diff = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    let ppl = [&stored, &unpermuted, &wrong].map(|m| perplexity(m, &ids));
+    println!("largest logit difference, stored vs un-permuted: {diff:.2e}");
+    println!(
+        "perplexity: as stored {:.2}, un-permuted {:.2}, wrong pairing {:.2}",
+        ppl[0], ppl[1], ppl[2]
+    );
+    assert!(diff < 1e-3, "{diff}");
+    assert!((ppl[0] - ppl[1]).abs() < 1e-2 * ppl[0]);
+    assert!(ppl[2] > 5.0 * ppl[0], "{ppl:?}");
+}
