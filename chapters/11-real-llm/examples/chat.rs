@@ -1,43 +1,58 @@
 //! Chat with SmolLM2-135M-Instruct on the book's code:
-//! `cargo run --release -p ch11-real-llm --example chat -- "What is the capital of France?"`
-//! (greedy; the answer streams, then prefill and decode speed). Work in progress: the options
-//! `--system`, `--tokens`, `--temperature`, `--top-k`, `--seed`, `--raw` and `--ids` come next.
+//! `cargo run --release -p ch11-real-llm --example chat -- "What is the capital of France?"`.
+//! The answer streams as it is generated, then prefill and decode speed. Options: `--system`,
+//! `--tokens`, `--temperature`, `--top-k` (1, the default: greedy), `--seed`, `--raw` (a plain
+//! continuation, no template), `--ids` (the generated ids as a JSON array). A mistake, or a
+//! missing model file, is one line on stderr and exit status 2.
 
-use ch11_real_llm::chat::{chat_prompt, reply, Choice, DEFAULT_SYSTEM};
+use ch11_real_llm::chat::{chat_prompt, reply};
+use ch11_real_llm::cli::parse_chat_args;
 use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::tokenizer::Tokenizer;
 use ch11_real_llm::{model_file, smollm2};
 use std::io::Write;
 
+fn fail(message: impl std::fmt::Display) -> ! {
+    eprintln!("{message}");
+    std::process::exit(2)
+}
+
 fn main() {
-    let question = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
-    if question.trim().is_empty() {
-        eprintln!("usage: chat \"a question\"");
-        std::process::exit(2);
-    }
-    let bytes = model_file::read().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    let file = Gguf::parse(bytes).unwrap_or_else(|e| panic!("{e}"));
-    let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| panic!("{e}"));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let a = parse_chat_args(&args).unwrap_or_else(|e| fail(e));
+    let file =
+        Gguf::parse(model_file::read().unwrap_or_else(|e| fail(e))).unwrap_or_else(|e| fail(e));
+    let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| fail(e));
     let dev = support::Dev::default();
-    let model = smollm2::from_gguf(&file, &dev).unwrap_or_else(|e| panic!("{e}"));
-    let prompt = tok.encode(&chat_prompt(DEFAULT_SYSTEM, &question));
+    let model = smollm2::from_gguf(&file, &dev).unwrap_or_else(|e| fail(e));
+    let text = if a.raw { a.prompt.clone() } else { chat_prompt(&a.system, &a.prompt) };
+    let prompt = tok.encode(&text);
+    let context = ch10_language_models::llama::config::SMOLLM2_135M.max_position_embeddings;
+    if prompt.len() + a.tokens > context {
+        fail(format!(
+            "{} prompt tokens and {} new ones exceed the model's {context}",
+            prompt.len(),
+            a.tokens
+        ));
+    }
     let stop = tok.id("<|im_end|>").expect("the file has <|im_end|>");
-    let choice = Choice { top_k: 1, temperature: 1.0, seed: 0 };
-    let r = reply(&model, &tok, &prompt, 256, choice, stop, |text| {
-        print!("{text}");
-        std::io::stdout().flush().ok();
+    let r = reply(&model, &tok, &prompt, a.tokens, a.choice, stop, |piece| {
+        if !a.ids {
+            print!("{piece}");
+            std::io::stdout().flush().ok();
+        }
     });
-    println!();
-    let decoded = r.ids.len();
+    if a.ids {
+        println!("{:?}", r.ids);
+    } else {
+        println!();
+    }
     eprintln!(
         "prefill {} tokens at {:.0} tokens/s; decode {} tokens at {:.1} tokens/s; on {}",
         r.prompt_tokens,
         r.prompt_tokens as f64 / r.prefill_seconds,
-        decoded,
-        decoded as f64 / r.decode_seconds,
+        r.ids.len(),
+        r.ids.len() as f64 / r.decode_seconds,
         support::machine::describe()
     );
 }

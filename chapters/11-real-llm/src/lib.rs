@@ -1,6 +1,7 @@
 //! Chapter 11: A real language model: SmolLM2 from its GGUF file.
 
 pub mod chat;
+pub mod cli;
 pub mod figures;
 pub mod gguf;
 pub mod model_file;

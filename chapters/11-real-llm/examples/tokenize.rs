@@ -1,0 +1,18 @@
+//! The token ids of a text as a JSON array (`cargo run --release -p ch11-real-llm --example
+//! tokenize -- "text"`), with SmolLM2's tokenizer from its GGUF file.
+
+use ch11_real_llm::gguf::Gguf;
+use ch11_real_llm::model_file;
+use ch11_real_llm::tokenizer::Tokenizer;
+
+fn main() {
+    let text = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
+    let fail = |e: String| -> ! {
+        eprintln!("{e}");
+        std::process::exit(2)
+    };
+    let file = Gguf::parse(model_file::read().unwrap_or_else(|e| fail(e)))
+        .unwrap_or_else(|e| fail(e.to_string()));
+    let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| fail(e));
+    println!("{:?}", tok.encode(&text));
+}

@@ -1,0 +1,121 @@
+//! The chat example's command line: a prompt and options, every mistake a one-line message (the
+//! example prints it and exits with status 2).
+
+use crate::chat::{Choice, DEFAULT_SYSTEM};
+
+/// What the chat example was asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatArgs {
+    pub prompt: String,
+    pub system: String,
+    /// new tokens at most
+    pub tokens: usize,
+    pub choice: Choice,
+    /// a plain continuation of the prompt, without the chat template
+    pub raw: bool,
+    /// print the generated ids as a JSON array instead of the text
+    pub ids: bool,
+}
+
+/// The usage line.
+pub const USAGE: &str = "usage: chat [--system TEXT] [--tokens N] [--temperature T] [--top-k K] [--seed S] [--raw] [--ids] PROMPT";
+
+/// Reads the arguments after the program's name.
+pub fn parse_chat_args(args: &[String]) -> Result<ChatArgs, String> {
+    let mut out = ChatArgs {
+        prompt: String::new(),
+        system: DEFAULT_SYSTEM.into(),
+        tokens: 256,
+        choice: Choice { top_k: 1, temperature: 1.0, seed: 0 },
+        raw: false,
+        ids: false,
+    };
+    let mut words = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value =
+            |name: &str| it.next().cloned().ok_or(format!("{name} needs a value; {USAGE}"));
+        match arg.as_str() {
+            "--system" => out.system = value("--system")?,
+            "--tokens" => out.tokens = number(&value("--tokens")?, "--tokens", 1.0)? as usize,
+            "--top-k" => out.choice.top_k = number(&value("--top-k")?, "--top-k", 1.0)? as usize,
+            "--seed" => out.choice.seed = number(&value("--seed")?, "--seed", 0.0)? as u64,
+            "--temperature" => {
+                let t = value("--temperature")?;
+                out.choice.temperature = t
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .ok_or(format!("--temperature {t:?}: a number above 0"))?;
+            }
+            "--raw" => out.raw = true,
+            "--ids" => out.ids = true,
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {flag}; {USAGE}"))
+            }
+            word => words.push(word.to_owned()),
+        }
+    }
+    out.prompt = words.join(" ");
+    if out.prompt.trim().is_empty() {
+        return Err(format!("an empty prompt; {USAGE}"));
+    }
+    Ok(out)
+}
+
+/// A whole number of at least `min`.
+fn number(text: &str, name: &str, min: f64) -> Result<f64, String> {
+    text.parse::<u64>()
+        .ok()
+        .map(|n| n as f64)
+        .filter(|&n| n >= min)
+        .ok_or(format!("{name} {text:?}: a whole number of at least {min}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn options_and_the_prompt() {
+        let a = parse_chat_args(&args(&[
+            "--top-k",
+            "40",
+            "--temperature",
+            "0.7",
+            "--seed",
+            "3",
+            "Hi",
+            "there",
+            "--ids",
+        ]))
+        .unwrap();
+        assert_eq!(a.prompt, "Hi there");
+        assert_eq!(a.choice, Choice { top_k: 40, temperature: 0.7, seed: 3 });
+        assert!(a.ids && !a.raw && a.tokens == 256 && a.system == DEFAULT_SYSTEM);
+        let b =
+            parse_chat_args(&args(&["--raw", "--tokens", "8", "--system", "Be brief.", "Once"]))
+                .unwrap();
+        assert!(b.raw && b.tokens == 8 && b.system == "Be brief." && b.choice.top_k == 1);
+    }
+
+    #[test]
+    fn mistakes_are_one_line_each() {
+        let err = |s: &[&str]| parse_chat_args(&args(s)).unwrap_err();
+        assert!(err(&[]).starts_with("an empty prompt"));
+        assert!(err(&["  "]).starts_with("an empty prompt"));
+        assert!(err(&["--tokens", "0", "x"]).contains("at least 1"));
+        assert!(err(&["--tokens", "many", "x"]).contains("a whole number"));
+        assert!(err(&["--temperature", "0", "x"]).contains("above 0"));
+        assert!(err(&["--temperature", "nan", "x"]).contains("above 0"));
+        assert!(err(&["--top-k"]).contains("needs a value"));
+        assert!(err(&["--fast", "x"]).starts_with("unknown option --fast"));
+        for e in [err(&[]), err(&["--fast", "x"])] {
+            assert_eq!(e.lines().count(), 1);
+        }
+    }
+}
