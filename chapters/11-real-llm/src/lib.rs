@@ -2,6 +2,7 @@
 
 pub mod chat;
 pub mod cli;
+pub mod decode;
 pub mod figures;
 pub mod gguf;
 pub mod model_file;

@@ -48,19 +48,21 @@ pub enum Pairing {
     Wrong,
 }
 
-/// The model of `file`'s weights: the sizes checked against [`SmolLm2`]'s, RoPE's base and the
-/// norms' epsilon read from the file, the output projection tied to the embedding, RoPE as
-/// published ([`Pairing::AsStored`]).
-pub fn from_gguf<Dev: Device<f32>>(file: &Gguf, dev: &Dev) -> Result<SmolLm2<Dev>, String> {
-    from_gguf_paired(file, dev, Pairing::AsStored)
+/// The file's settings this chapter's models are built with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// RoPE's base from the file, in the layout the file's rows were written for (interleaved)
+    pub rope: Rope,
+    /// the norms' epsilon
+    pub eps: f64,
 }
 
-/// [`from_gguf`] with the query and key rows and the rotation paired as `pairing` says.
-pub fn from_gguf_paired<Dev: Device<f32>>(
-    file: &Gguf,
-    dev: &Dev,
-    pairing: Pairing,
-) -> Result<SmolLm2<Dev>, String> {
+/// SmolLM2-135M's sizes ([`SmolLm2`]'s, chapter 10's preset).
+pub const CONFIG: ch10_language_models::llama::config::Config = C;
+
+/// Checks that `file` holds a Llama of [`CONFIG`]'s sizes, and reads RoPE's base and the norms'
+/// epsilon; a missing or different key is an error naming it.
+pub fn settings(file: &Gguf) -> Result<Settings, String> {
     if file.get("general.architecture").and_then(Value::as_str) != Some("llama") {
         return Err("general.architecture is not \"llama\"".into());
     }
@@ -81,6 +83,23 @@ pub fn from_gguf_paired<Dev: Device<f32>>(
     }
     let base = setting(file, "llama.rope.freq_base")?;
     let eps = setting(file, "llama.attention.layer_norm_rms_epsilon")?;
+    Ok(Settings { rope: Rope::new(base, RopeLayout::Interleaved), eps })
+}
+
+/// The model of `file`'s weights: the sizes checked against [`SmolLm2`]'s, RoPE's base and the
+/// norms' epsilon read from the file, the output projection tied to the embedding, RoPE as
+/// published ([`Pairing::AsStored`]).
+pub fn from_gguf<Dev: Device<f32>>(file: &Gguf, dev: &Dev) -> Result<SmolLm2<Dev>, String> {
+    from_gguf_paired(file, dev, Pairing::AsStored)
+}
+
+/// [`from_gguf`] with the query and key rows and the rotation paired as `pairing` says.
+pub fn from_gguf_paired<Dev: Device<f32>>(
+    file: &Gguf,
+    dev: &Dev,
+    pairing: Pairing,
+) -> Result<SmolLm2<Dev>, String> {
+    let Settings { rope: Rope { base, .. }, eps } = settings(file)?;
     let mut model = SmolLm2::<Dev>::new(dev);
     let layout = match pairing {
         Pairing::AsStored => RopeLayout::Interleaved,

@@ -72,6 +72,16 @@ impl Lanes for Avx2 {
         _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps::<1>(m, m)))
     }
     #[inline(always)]
+    unsafe fn nibbles(p: *const u8) -> (__m256, __m256) {
+        let bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()));
+        let low = _mm256_and_si256(bytes, _mm256_set1_epi32(0x0F));
+        (_mm256_cvtepi32_ps(low), _mm256_cvtepi32_ps(_mm256_srli_epi32::<4>(bytes)))
+    }
+    #[inline(always)]
+    unsafe fn signed_bytes(p: *const u8) -> __m256 {
+        _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.cast())))
+    }
+    #[inline(always)]
     unsafe fn reduce_sum(v: __m256) -> f32 {
         let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
         let s = _mm_add_ps(s, _mm_movehl_ps(s, s));

@@ -70,6 +70,16 @@ impl Lanes for Avx512 {
         _mm512_reduce_max_ps(v)
     }
     #[inline(always)]
+    unsafe fn nibbles(p: *const u8) -> (__m512, __m512) {
+        let bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(p.cast()));
+        let low = _mm512_and_si512(bytes, _mm512_set1_epi32(0x0F));
+        (_mm512_cvtepi32_ps(low), _mm512_cvtepi32_ps(_mm512_srli_epi32::<4>(bytes)))
+    }
+    #[inline(always)]
+    unsafe fn signed_bytes(p: *const u8) -> __m512 {
+        _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(p.cast())))
+    }
+    #[inline(always)]
     unsafe fn reduce_sum(v: __m512) -> f32 {
         _mm512_reduce_add_ps(v)
     }

@@ -37,6 +37,11 @@ pub trait Lanes {
     unsafe fn reduce_max(v: Self::V) -> f32;
     /// The sum of the lanes.
     unsafe fn reduce_sum(v: Self::V) -> f32;
+    /// `W` bytes behind `p` as two vectors of floats: their low four bits and their high four
+    /// bits (the codes of ggml's 4-bit blocks, chapter 11).
+    unsafe fn nibbles(p: *const u8) -> (Self::V, Self::V);
+    /// `W` signed bytes behind `p` as floats (the codes of ggml's 8-bit blocks).
+    unsafe fn signed_bytes(p: *const u8) -> Self::V;
 }
 
 /// Cephes' `expf` constants: the split of `ln 2`, and the polynomial for `e^r` on
@@ -120,6 +125,16 @@ impl Lanes for Portable {
     #[inline(always)]
     unsafe fn reduce_max(v: F8) -> f32 {
         v.into_iter().fold(f32::NEG_INFINITY, f32::max)
+    }
+    #[inline(always)]
+    unsafe fn nibbles(p: *const u8) -> (F8, F8) {
+        let bytes: [u8; 8] = std::ptr::read_unaligned(p.cast());
+        (bytes.map(|b| f32::from(b & 0x0F)), bytes.map(|b| f32::from(b >> 4)))
+    }
+    #[inline(always)]
+    unsafe fn signed_bytes(p: *const u8) -> F8 {
+        let bytes: [u8; 8] = std::ptr::read_unaligned(p.cast());
+        bytes.map(|b| f32::from(b as i8))
     }
     #[inline(always)]
     unsafe fn reduce_sum(v: F8) -> f32 {

@@ -1,0 +1,221 @@
+//! SmolLM2's forward pass written on plain slices for generation: the same layers as chapter
+//! 10's [`CausalLm`](ch10_language_models::CausalLm), in the same order and with the same
+//! formulas, but a step runs the few tokens it has without building tensors, its matrices may
+//! stay in their quantized blocks ([`Matrix`]), and its cache is allocated once ([`Cache`]).
+
+use ch08_efficient::fast::Isa;
+use ch10_language_models::Rope;
+use rayon::prelude::*;
+
+use super::cache::{Cache, Policy};
+use super::matrix::Matrix;
+
+/// The sizes a decoder needs at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub vocab: usize,
+    pub hidden: usize,
+    pub heads: usize,
+    pub kv_heads: usize,
+    pub head_dim: usize,
+    pub intermediate: usize,
+}
+
+/// One layer's weights: `Llama`'s names in GGUF's spelling.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub attn_norm: Vec<f32>,
+    pub q: Matrix,
+    pub k: Matrix,
+    pub v: Matrix,
+    pub o: Matrix,
+    pub ffn_norm: Vec<f32>,
+    pub gate: Matrix,
+    pub up: Matrix,
+    pub down: Matrix,
+}
+
+/// A Llama-style model for generation; the output projection is tied to the embedding.
+#[derive(Clone, Debug)]
+pub struct Decoder {
+    pub sizes: Sizes,
+    pub embed: Matrix,
+    /// the output projection; `None`: tied to `embed`, as SmolLM2's
+    pub output: Option<Matrix>,
+    pub layers: Vec<Layer>,
+    pub norm: Vec<f32>,
+    pub eps: f32,
+    pub rope: Rope,
+    /// the instruction set the products run on
+    pub isa: Isa,
+}
+
+/// Keys a token attends over before its heads are shared among the threads.
+const PARALLEL_FROM: usize = 512;
+
+/// Which positions' logits a pass returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// the last token's only (generation)
+    Last,
+    /// every token's (perplexity)
+    All,
+}
+
+/// RMSNorm of each `w.len()`-wide token of `x`, scaled by `w`: chapter 10's
+/// [`RmsNorm`](ch10_language_models::RmsNorm).
+pub fn rms_norm(x: &[f32], w: &[f32], eps: f32) -> Vec<f32> {
+    let mut out = Vec::with_capacity(x.len());
+    for token in x.chunks(w.len()) {
+        let mean_square = token.iter().map(|v| v * v).sum::<f32>() / w.len() as f32;
+        let rms = (mean_square + eps).sqrt();
+        out.extend(token.iter().zip(w).map(|(v, w)| v / rms * w));
+    }
+    out
+}
+
+/// `x · sigmoid(x)`.
+fn silu(x: f32) -> f32 {
+    x / (1.0 + (-x).exp())
+}
+
+impl Decoder {
+    /// The weights read per generated token, in bytes: every matrix once.
+    pub fn bytes_per_token(&self) -> usize {
+        let layer = |l: &Layer| [&l.q, &l.k, &l.v, &l.o, &l.gate, &l.up, &l.down].map(Matrix::bytes);
+        self.layers.iter().flat_map(layer).sum::<usize>() + self.output().bytes()
+    }
+
+    /// An empty cache for this model.
+    pub fn new_cache(&self, policy: Policy) -> Cache {
+        Cache::new(policy, self.layers.len(), self.sizes.kv_heads * self.sizes.head_dim)
+    }
+
+    /// Runs `tokens`, which follow those `cache` has seen; their keys and values join it.
+    /// Returns `vocab` logits per kept position.
+    ///
+    /// # Panics
+    /// If a token is outside the vocabulary, or a [`Policy::Full`] cache overflows.
+    // ANCHOR: forward
+    pub fn forward(&self, tokens: &[usize], cache: &mut Cache, keep: Keep) -> Vec<f32> {
+        let (s, n) = (self.sizes, tokens.len());
+        let start = cache.next_position();
+        let slots: Vec<usize> = tokens.iter().map(|_| cache.admit()).collect();
+        let mut x: Vec<f32> = tokens
+            .iter()
+            .flat_map(|&t| {
+                assert!(t < s.vocab, "token {t} is outside the vocabulary of {}", s.vocab);
+                self.embed.row(t)
+            })
+            .collect();
+        for (l, layer) in self.layers.iter().enumerate() {
+            let h = rms_norm(&x, &layer.attn_norm, self.eps);
+            let (mut q, mut k) = (layer.q.apply(self.isa, &h, n), layer.k.apply(self.isa, &h, n));
+            let v = layer.v.apply(self.isa, &h, n);
+            self.turn(&mut q, &mut k, start, n);
+            let mixed = self.attend(l, &q, &k, &v, &slots, start, cache);
+            for (x, o) in x.iter_mut().zip(layer.o.apply(self.isa, &mixed, n)) {
+                *x += o;
+            }
+            let h = rms_norm(&x, &layer.ffn_norm, self.eps);
+            let up = layer.up.apply(self.isa, &h, n);
+            let gated: Vec<f32> = (layer.gate.apply(self.isa, &h, n).into_iter())
+                .zip(up)
+                .map(|(g, u)| silu(g) * u)
+                .collect();
+            for (x, d) in x.iter_mut().zip(layer.down.apply(self.isa, &gated, n)) {
+                *x += d;
+            }
+        }
+        let kept = match keep {
+            Keep::Last => &x[(n - 1) * s.hidden..],
+            Keep::All => &x[..],
+        };
+        let normed = rms_norm(kept, &self.norm, self.eps);
+        self.output().apply(self.isa, &normed, normed.len() / s.hidden)
+    }
+
+    /// The output projection: its own, or the embedding's when tied.
+    pub fn output(&self) -> &Matrix {
+        self.output.as_ref().unwrap_or(&self.embed)
+    }
+    // ANCHOR_END: forward
+
+    /// RoPE on every query and key head of `n` tokens from position `start`.
+    fn turn(&self, q: &mut [f32], k: &mut [f32], start: usize, n: usize) {
+        let d = self.sizes.head_dim;
+        let (cos, sin) = self.rope.tables(start, n, d);
+        let turn_heads = |xs: &mut [f32], width: usize| {
+            for (t, token) in xs.chunks_mut(width).enumerate() {
+                let (cos, sin) = (&cos[t * d..(t + 1) * d], &sin[t * d..(t + 1) * d]);
+                for head in token.chunks_mut(d) {
+                    for i in 0..d / 2 {
+                        let (a, b) = self.rope.layout.pair(i, d);
+                        let (xa, xb) = (head[a], head[b]);
+                        head[a] = xa * cos[a] - xb * sin[a];
+                        head[b] = xb * cos[b] + xa * sin[b];
+                    }
+                }
+            }
+        };
+        turn_heads(q, self.sizes.hidden);
+        turn_heads(k, self.sizes.kv_heads * d);
+    }
+
+    // ANCHOR: attend
+    /// Each new token's keys and values join the cache in its slot; then its query heads
+    /// attend over every slot in use (query head `h` reads key/value head `h / group`).
+    #[allow(clippy::too_many_arguments)]
+    fn attend(
+        &self,
+        layer: usize,
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        slots: &[usize],
+        start: usize,
+        cache: &mut Cache,
+    ) -> Vec<f32> {
+        let s = self.sizes;
+        let (d, kv_width, group) = (s.head_dim, s.kv_heads * s.head_dim, s.heads / s.kv_heads);
+        let scale = 1.0 / (d as f32).sqrt();
+        let mut out = vec![0f32; q.len()];
+        for (t, &slot) in slots.iter().enumerate() {
+            let kv = t * kv_width..(t + 1) * kv_width;
+            cache.write(layer, slot, &k[kv.clone()], &v[kv]);
+            let used = (start + t + 1).min(cache.policy().slots());
+            let (keys, values) = cache.layer(layer, used);
+            let token_out = &mut out[t * s.hidden..(t + 1) * s.hidden];
+            // a few thousand products per head: fewer than a thread's wake-up costs, unless the
+            // cache is long
+            let per_head = |(h, head_out): (usize, &mut [f32])| {
+                let query = &q[t * s.hidden + h * d..][..d];
+                let g = h / group;
+                let mut scores: Vec<f32> = (0..used)
+                    .map(|j| {
+                        let key = &keys[j * kv_width + g * d..][..d];
+                        query.iter().zip(key).map(|(a, b)| a * b).sum::<f32>() * scale
+                    })
+                    .collect();
+                let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let total: f32 = scores.iter_mut().map(|s| {
+                    *s = (*s - max).exp();
+                    *s
+                }).sum();
+                for (j, w) in scores.iter().enumerate() {
+                    let value = &values[j * kv_width + g * d..][..d];
+                    for (o, v) in head_out.iter_mut().zip(value) {
+                        *o += w / total * v;
+                    }
+                }
+            };
+            if used >= PARALLEL_FROM {
+                token_out.par_chunks_mut(d).enumerate().for_each(per_head);
+            } else {
+                token_out.chunks_mut(d).enumerate().for_each(per_head);
+            }
+        }
+        out
+    }
+    // ANCHOR_END: attend
+}
