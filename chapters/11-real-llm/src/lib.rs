@@ -8,6 +8,8 @@ pub mod gguf;
 pub mod model_file;
 pub mod perplexity;
 pub mod smollm2;
+pub mod speed;
+pub mod streaming;
 pub mod tokenizer;
 
 use dfdx::prelude::*;

@@ -137,7 +137,10 @@ pub unsafe fn expand_q8_0<L: Lanes>(row: &[u8], out: &mut [f32]) {
     for (block, out) in row.chunks_exact(34).zip(out.chunks_exact_mut(BLOCK)) {
         let d = L::splat(f16_at(block, 0));
         for c in (0..BLOCK).step_by(L::W) {
-            L::store(out.as_mut_ptr().add(c), L::mul(d, L::signed_bytes(block.as_ptr().add(2 + c))));
+            L::store(
+                out.as_mut_ptr().add(c),
+                L::mul(d, L::signed_bytes(block.as_ptr().add(2 + c))),
+            );
         }
     }
 }

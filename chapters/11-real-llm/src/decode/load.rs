@@ -33,15 +33,22 @@ impl Decoder {
             head_dim: c.head_dim,
             intermediate: c.intermediate_size,
         };
-        let info = |name: &str| file.tensor(name).ok_or_else(|| format!("tensor {name:?} is missing"));
+        let info =
+            |name: &str| file.tensor(name).ok_or_else(|| format!("tensor {name:?} is missing"));
         let matrix = |name: &str, rows: usize, cols: usize| -> Result<Matrix, String> {
             let t = info(name)?;
             // GGUF lists dimensions innermost first: [cols, rows]
             if t.dims != [cols as u64, rows as u64] {
                 return Err(format!("tensor {name:?} has dims {:?}, not [{cols}, {rows}]", t.dims));
             }
-            Matrix::from_stored(t.kind, rows, cols, file.tensor_data(t), weights == Weights::Dequantized)
-                .map_err(|e| format!("tensor {name:?}: {e}"))
+            Matrix::from_stored(
+                t.kind,
+                rows,
+                cols,
+                file.tensor_data(t),
+                weights == Weights::Dequantized,
+            )
+            .map_err(|e| format!("tensor {name:?}: {e}"))
         };
         let vector = |name: &str, len: usize| -> Result<Vec<f32>, String> {
             let t = info(name)?;
@@ -92,7 +99,18 @@ impl Decoder {
         const LAYERS: usize,
         Dev: Device<f32>,
     >(
-        model: &CausalLm<VOCAB, HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, LAYERS, f32, Dev>,
+        model: &CausalLm<
+            VOCAB,
+            HIDDEN,
+            HEADS,
+            KV_HEADS,
+            HEAD_DIM,
+            KV_WIDTH,
+            INTERMEDIATE,
+            LAYERS,
+            f32,
+            Dev,
+        >,
     ) -> Decoder {
         let m = |rows: usize, cols: usize, w: Vec<f32>| Matrix::f32(rows, cols, w);
         let layers = model

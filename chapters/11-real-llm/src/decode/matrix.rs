@@ -82,8 +82,12 @@ impl Matrix {
         let c = self.cols;
         match &self.data {
             Rows::F32(w) => w[r * c..(r + 1) * c].to_vec(),
-            Rows::Q4_1(b) => dequantize(TensorType::Q4_1, &b[r * c / BLOCK * 20..][..c / BLOCK * 20]),
-            Rows::Q8_0(b) => dequantize(TensorType::Q8_0, &b[r * c / BLOCK * 34..][..c / BLOCK * 34]),
+            Rows::Q4_1(b) => {
+                dequantize(TensorType::Q4_1, &b[r * c / BLOCK * 20..][..c / BLOCK * 20])
+            }
+            Rows::Q8_0(b) => {
+                dequantize(TensorType::Q8_0, &b[r * c / BLOCK * 34..][..c / BLOCK * 34])
+            }
         }
     }
 

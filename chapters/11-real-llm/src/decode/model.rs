@@ -5,8 +5,8 @@
 
 use ch08_efficient::fast::Isa;
 use ch10_language_models::Rope;
-use rayon::prelude::*;
 
+use super::attention::attend_token;
 use super::cache::{Cache, Policy};
 use super::matrix::Matrix;
 
@@ -50,9 +50,6 @@ pub struct Decoder {
     pub isa: Isa,
 }
 
-/// Keys a token attends over before its heads are shared among the threads.
-const PARALLEL_FROM: usize = 512;
-
 /// Which positions' logits a pass returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
@@ -82,7 +79,8 @@ fn silu(x: f32) -> f32 {
 impl Decoder {
     /// The weights read per generated token, in bytes: every matrix once.
     pub fn bytes_per_token(&self) -> usize {
-        let layer = |l: &Layer| [&l.q, &l.k, &l.v, &l.o, &l.gate, &l.up, &l.down].map(Matrix::bytes);
+        let layer =
+            |l: &Layer| [&l.q, &l.k, &l.v, &l.o, &l.gate, &l.up, &l.down].map(Matrix::bytes);
         self.layers.iter().flat_map(layer).sum::<usize>() + self.output().bytes()
     }
 
@@ -177,43 +175,15 @@ impl Decoder {
         cache: &mut Cache,
     ) -> Vec<f32> {
         let s = self.sizes;
-        let (d, kv_width, group) = (s.head_dim, s.kv_heads * s.head_dim, s.heads / s.kv_heads);
-        let scale = 1.0 / (d as f32).sqrt();
+        let kv_width = s.kv_heads * s.head_dim;
         let mut out = vec![0f32; q.len()];
         for (t, &slot) in slots.iter().enumerate() {
             let kv = t * kv_width..(t + 1) * kv_width;
             cache.write(layer, slot, &k[kv.clone()], &v[kv]);
             let used = (start + t + 1).min(cache.policy().slots());
             let (keys, values) = cache.layer(layer, used);
-            let token_out = &mut out[t * s.hidden..(t + 1) * s.hidden];
-            // a few thousand products per head: fewer than a thread's wake-up costs, unless the
-            // cache is long
-            let per_head = |(h, head_out): (usize, &mut [f32])| {
-                let query = &q[t * s.hidden + h * d..][..d];
-                let g = h / group;
-                let mut scores: Vec<f32> = (0..used)
-                    .map(|j| {
-                        let key = &keys[j * kv_width + g * d..][..d];
-                        query.iter().zip(key).map(|(a, b)| a * b).sum::<f32>() * scale
-                    })
-                    .collect();
-                let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                let total: f32 = scores.iter_mut().map(|s| {
-                    *s = (*s - max).exp();
-                    *s
-                }).sum();
-                for (j, w) in scores.iter().enumerate() {
-                    let value = &values[j * kv_width + g * d..][..d];
-                    for (o, v) in head_out.iter_mut().zip(value) {
-                        *o += w / total * v;
-                    }
-                }
-            };
-            if used >= PARALLEL_FROM {
-                token_out.par_chunks_mut(d).enumerate().for_each(per_head);
-            } else {
-                token_out.chunks_mut(d).enumerate().for_each(per_head);
-            }
+            let token = t * s.hidden..(t + 1) * s.hidden;
+            attend_token(self.isa, s, &q[token.clone()], keys, values, &mut out[token]);
         }
         out
     }

@@ -1,0 +1,54 @@
+"""One timed generation by llama.cpp (llama-cpp-python) on the GGUF file as stored (Q4_1 and
+Q8_0): the prompt ids in argv[2] at once, then greedy tokens one at a time. Prints JSON. Run by
+compare_speed.py in its own venv."""
+
+import json
+import sys
+import time
+from importlib.metadata import version
+
+import llama_cpp.llama_cpp as low
+import numpy as np
+
+# llama.cpp's "extra buffer types" (weights repacked for AMX and other kernels) are turned off:
+# on a CPU that reports AMX, its AMX product crashed (a segmentation fault in
+# ggml_backend_amx_mul_mat) on the Intel Xeon this was measured on. The plain CPU kernels run.
+_defaults = low.llama_model_default_params
+
+
+def _without_extra_buffers():
+    params = _defaults()
+    params.use_extra_bufts = False
+    return params
+
+
+low.llama_model_default_params = _without_extra_buffers
+from llama_cpp import Llama  # noqa: E402  (after the change above, which it reads at load)
+
+path, ids, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+llm = Llama(model_path=path, n_threads=threads, n_threads_batch=threads, n_ctx=256,
+            n_batch=len(ids), verbose=False)
+
+
+def last_logits():
+    """The last evaluated token's logits, as llama.cpp holds them (copied out)."""
+    return np.ctypeslib.as_array(low.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),)).copy()
+
+
+start = time.perf_counter()
+llm.eval(ids)
+tokens = [int(last_logits().argmax())]
+prefill = time.perf_counter() - start
+start = time.perf_counter()
+while len(tokens) < new:
+    llm.eval([tokens[-1]])
+    tokens.append(int(last_logits().argmax()))
+decode = time.perf_counter() - start
+print(json.dumps({
+    "prefill_tokens_per_s": len(ids) / prefill,
+    "decode_tokens_per_s": (new - 1) / decode,
+    "tokens": tokens,
+    "versions": {"llama-cpp-python": version("llama-cpp-python")},
+    "threads": threads,
+    "extra_buffer_types": False,
+}))
