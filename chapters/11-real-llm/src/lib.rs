@@ -9,6 +9,7 @@ pub mod model_file;
 pub mod perplexity;
 pub mod smollm2;
 pub mod speed;
+pub mod speed_table;
 pub mod streaming;
 pub mod tokenizer;
 

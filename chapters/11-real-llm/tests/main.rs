@@ -8,5 +8,6 @@ mod figures;
 mod gguf_reader;
 mod layout;
 mod parity;
+mod speed_table;
 mod tokenizer;
 mod worked_examples;
