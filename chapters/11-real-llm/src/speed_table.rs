@@ -139,8 +139,8 @@ pub fn committed() -> Vec<(String, SpeedRun)> {
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).expect("readable");
-            let run: SpeedRun = serde_json::from_str(&text)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let run: SpeedRun =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             (path.file_stem().unwrap().to_string_lossy().into_owned(), run)
         })
         .collect()

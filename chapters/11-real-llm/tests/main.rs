@@ -1,6 +1,7 @@
 //! ch11-real-llm's integration tests, in one binary (one link of dfdx instead of one per file).
 //! `cargo test -p ch11-real-llm` runs them all; `cargo test -p ch11-real-llm MODULE::` runs one file's.
 
+mod cache_cost;
 mod decode;
 mod decode_real;
 mod dequantize;
