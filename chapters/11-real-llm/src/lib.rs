@@ -5,6 +5,7 @@ pub mod cli;
 pub mod decode;
 pub mod figures;
 pub mod gguf;
+pub mod heads;
 pub mod model_file;
 pub mod perplexity;
 pub mod smollm2;

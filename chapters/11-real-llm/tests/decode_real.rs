@@ -8,6 +8,8 @@ use ch11_real_llm::model_file;
 use ch11_real_llm::streaming::{self, CACHE_SLOTS};
 use ch11_real_llm::tokenizer::Tokenizer;
 
+use crate::hf_fixture;
+
 fn file() -> Gguf {
     Gguf::parse(model_file::read().unwrap()).unwrap()
 }
@@ -29,28 +31,15 @@ fn greedy(model: &Decoder, prompt: &[usize]) -> Vec<usize> {
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn both_decode_paths_give_hugging_faces_logits_and_tokens() {
-    let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("../fixtures/hf_parity.json")).unwrap();
     let file = file();
-    let ids_of = |v: &serde_json::Value| -> Vec<usize> {
-        v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
-    };
     let mut worst = [0f64; 2];
     for (w, weights) in [Weights::Dequantized, Weights::Quantized].into_iter().enumerate() {
         let model = Decoder::from_gguf(&file, weights).unwrap();
-        for p in fixture["prompts"].as_array().unwrap() {
-            let ids = ids_of(&p["ids"]);
-            let mut cache = model.new_cache(Policy::Full { capacity: ids.len() });
-            let last = model.forward(&ids, &mut cache, Keep::Last);
-            let every_97th = p["every_97th"].as_array().unwrap();
-            for (i, want) in every_97th.iter().enumerate() {
-                worst[w] = worst[w].max((f64::from(last[i * 97]) - want.as_f64().unwrap()).abs());
-            }
-            for pair in p["top20"].as_array().unwrap() {
-                let (id, want) = (pair[0].as_u64().unwrap() as usize, pair[1].as_f64().unwrap());
-                worst[w] = worst[w].max((f64::from(last[id]) - want).abs());
-            }
-            assert_eq!(greedy(&model, &ids), ids_of(&p["greedy"]), "{weights:?}, {}", p["prompt"]);
+        for p in hf_fixture::prompts() {
+            let mut cache = model.new_cache(Policy::Full { capacity: p.ids.len() });
+            let last = model.forward(&p.ids, &mut cache, Keep::Last);
+            worst[w] = worst[w].max(p.worst_logit_difference(&last));
+            assert_eq!(greedy(&model, &p.ids), p.greedy, "{weights:?}, {}", p.text);
         }
     }
     println!(

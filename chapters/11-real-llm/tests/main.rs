@@ -7,6 +7,8 @@ mod decode_real;
 mod dequantize;
 mod figures;
 mod gguf_reader;
+mod head_roles;
+mod hf_fixture;
 mod layout;
 mod parity;
 mod speed_table;

@@ -10,6 +10,8 @@ use ch11_real_llm::smollm2::{self, SmolLm2};
 use ch11_real_llm::tokenizer::Tokenizer;
 use support::Dev;
 
+use crate::hf_fixture;
+
 /// 64 greedy tokens after `prompt`, `<|im_end|>` (id 2) never chosen, as Hugging Face's
 /// `min_new_tokens` does; with the cache, or the whole sequence at every step.
 fn greedy(model: &SmolLm2<Dev>, prompt: &[usize], cached: bool) -> Vec<usize> {
@@ -32,33 +34,20 @@ fn greedy(model: &SmolLm2<Dev>, prompt: &[usize], cached: bool) -> Vec<usize> {
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn logits_and_greedy_tokens_equal_hugging_faces() {
-    let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("../fixtures/hf_parity.json")).unwrap();
     let file = Gguf::parse(model_file::read().unwrap()).unwrap();
     let tok = Tokenizer::from_gguf(&file).unwrap();
     let model = smollm2::from_gguf(&file, &Dev::default()).unwrap();
-    let numbers = |v: &serde_json::Value| -> Vec<f64> {
-        v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
-    };
     let mut worst = 0f64;
-    let prompts = fixture["prompts"].as_array().unwrap();
-    for p in prompts {
-        let ids: Vec<usize> = numbers(&p["ids"]).iter().map(|&x| x as usize).collect();
-        let ours: Vec<usize> =
-            tok.encode(p["prompt"].as_str().unwrap()).iter().map(|&x| x as usize).collect();
-        assert_eq!(ours, ids, "the prompt's ids");
-        let logits = model.logits(&ids);
-        let last = &logits[logits.len() - model.vocab()..];
-        for (i, want) in numbers(&p["every_97th"]).iter().enumerate() {
-            worst = worst.max((f64::from(last[i * 97]) - want).abs());
-        }
-        for pair in p["top20"].as_array().unwrap() {
-            let (id, want) = (pair[0].as_u64().unwrap() as usize, pair[1].as_f64().unwrap());
-            worst = worst.max((f64::from(last[id]) - want).abs());
-        }
-        let want: Vec<usize> = numbers(&p["greedy"]).iter().map(|&x| x as usize).collect();
-        assert_eq!(greedy(&model, &ids, true), want, "{:?} with the cache", p["prompt"]);
-        assert_eq!(greedy(&model, &ids, false), want, "{:?} without the cache", p["prompt"]);
+    let prompts = hf_fixture::prompts();
+    for p in &prompts {
+        let ids = &p.ids;
+        let ours: Vec<usize> = tok.encode(&p.text).iter().map(|&x| x as usize).collect();
+        assert_eq!(&ours, ids, "the prompt's ids");
+        let logits = model.logits(ids);
+        worst = worst.max(p.worst_logit_difference(&logits[logits.len() - model.vocab()..]));
+        let want = &p.greedy;
+        assert_eq!(&greedy(&model, ids, true), want, "{:?} with the cache", p.text);
+        assert_eq!(&greedy(&model, ids, false), want, "{:?} without the cache", p.text);
     }
     assert_eq!(prompts.len(), 6);
     println!("largest |logit difference| over {} prompts: {worst:.2e}", prompts.len());

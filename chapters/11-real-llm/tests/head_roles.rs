@@ -1,0 +1,58 @@
+//! SmolLM2's heads by what they do, as the page states them: previous-token, duplicate and
+//! induction heads, with their scores.
+
+use ch11_real_llm::gguf::Gguf;
+use ch11_real_llm::heads::{self, HeadScores};
+use ch11_real_llm::tokenizer::Tokenizer;
+use ch11_real_llm::{model_file, smollm2};
+
+/// The top three `(layer, head)` counted from 1, scores to 2 decimals.
+fn top3(s: &HeadScores) -> Vec<(usize, usize, f64)> {
+    s.top(3).into_iter().map(|(l, h, v)| (l + 1, h + 1, (v * 100.0).round() / 100.0)).collect()
+}
+
+#[test]
+#[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
+fn smollm2_has_previous_token_duplicate_and_induction_heads() {
+    let file = Gguf::parse(model_file::read().unwrap()).unwrap();
+    let tok = Tokenizer::from_gguf(&file).unwrap();
+    let model = smollm2::from_gguf(&file, &support::Dev::default()).unwrap();
+    let roles = heads::roles(&model, &tok);
+    assert_eq!(top3(&roles.previous), [(17, 1, 0.75), (12, 2, 0.61), (2, 3, 0.54)]);
+    assert_eq!(top3(&roles.duplicate), [(15, 4, 0.64), (9, 1, 0.62), (16, 7, 0.53)]);
+    assert_eq!(top3(&roles.induction), [(19, 7, 0.91), (18, 4, 0.77), (18, 5, 0.60)]);
+    let counts = [&roles.previous, &roles.duplicate, &roles.induction].map(|s| s.above(0.3));
+    assert_eq!(counts, [8, 3, 8]);
+    // a head's scores are shares of one softmax row: between 0 and 1
+    assert!(roles.induction.values.iter().all(|&v| (0.0..=1.0).contains(&v)));
+}
+
+/// Weight maps of one layer, 2 heads, one window of `context`: head 0 puts everything on
+/// `target(query)`, head 1 spreads evenly over the keys it may see.
+fn maps(context: usize, target: impl Fn(usize) -> usize) -> Vec<Vec<f32>> {
+    let mut w = vec![0f32; 2 * context * context];
+    for q in 0..context {
+        w[q * context + target(q)] = 1.0;
+        for k in 0..=q {
+            w[context * context + q * context + k] = 1.0 / (q + 1) as f32;
+        }
+    }
+    vec![w]
+}
+
+#[test]
+fn the_statistics_find_heads_made_by_hand() {
+    let previous = heads::previous_token(&maps(32, |q| q.saturating_sub(1)), 2, 32);
+    assert_eq!(previous.get(0, 0), 1.0);
+    // the even head: the mean of 1/(q+1) over the queries from 16 on
+    let even: f64 = (16..32).map(|q| 1.0 / (q + 1) as f64).sum::<f64>() / 16.0;
+    assert!((previous.get(0, 1) - even).abs() < 1e-6);
+    // half = 10: query 10 + k's earlier copy is k, and k + 1 came after it
+    let (duplicate, induction) =
+        heads::copies(&maps(20, |q| if q > 10 { q - 9 } else { 0 }), 2, 10);
+    assert_eq!((induction.get(0, 0), duplicate.get(0, 0)), (1.0, 0.0));
+    assert_eq!(induction.top(1)[0].1, 0);
+    let tokens = heads::repeated_tokens(7, 5, 100..200);
+    assert_eq!(tokens[..5], tokens[5..]);
+    assert!(tokens.iter().all(|t| (100..200).contains(t)));
+}
