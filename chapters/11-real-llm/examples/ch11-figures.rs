@@ -4,5 +4,5 @@
 use ch11_real_llm::figures;
 
 fn main() -> std::io::Result<()> {
-    support::write_book_figures(&figures::all(&support::Dev::default()))
+    support::write_book_figures(&figures::all())
 }

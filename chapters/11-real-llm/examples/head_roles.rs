@@ -1,7 +1,8 @@
 //! SmolLM2's heads by what they do: previous-token heads on 4 windows of 128 tokens of chapter
 //! 10's text, and duplicate and induction heads on 100 random tokens written twice (4 seeds)
-//! (`cargo run --release -p ch11-real-llm --example head_roles`). Layers and heads counted
-//! from 1.
+//! (`cargo run --release -p ch11-real-llm --example head_roles`), with the attention sinks;
+//! `--save` writes them to `measurements/heads.json` for the page's figures. Layers and heads
+//! counted from 1.
 
 use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::heads::{self, HeadScores};
@@ -16,6 +17,14 @@ fn show(name: &str, scores: &HeadScores) {
 }
 
 fn main() {
+    let save = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
+        [] => false,
+        [flag] if flag == "--save" => true,
+        _ => {
+            eprintln!("usage: head_roles [--save]");
+            std::process::exit(2)
+        }
+    };
     let file = Gguf::parse(model_file::read().unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -25,7 +34,14 @@ fn main() {
     let model =
         smollm2::from_gguf(&file, &support::Dev::default()).unwrap_or_else(|e| panic!("{e}"));
     let roles = heads::roles(&model, &tok);
+    show("position 0 (sink)", &roles.sinks);
+    println!("  (an even spread would put {:.3} there)", roles.even_spread);
     show("previous token", &roles.previous);
     show("earlier copy (duplicate)", &roles.duplicate);
     show("after the earlier copy (induction)", &roles.induction);
+    if save {
+        let json = serde_json::to_string_pretty(&roles).expect("serialisable");
+        std::fs::write(heads::committed_path(), json + "\n").expect("measurements/heads.json");
+        println!("wrote measurements/heads.json");
+    }
 }

@@ -1,6 +1,7 @@
 //! StreamingLLM on SmolLM2: the perplexity of 2,048 tokens read through a full cache, a cache of
 //! the latest 256 tokens, and one of the first 4 plus the latest 252
-//! (`cargo run --release -p ch11-real-llm --example streaming`).
+//! (`cargo run --release -p ch11-real-llm --example streaming`); `--save` writes
+//! `measurements/streaming.json`, from which the page's figure is drawn.
 
 use ch11_real_llm::decode::{Decoder, Weights};
 use ch11_real_llm::gguf::Gguf;
@@ -9,6 +10,14 @@ use ch11_real_llm::streaming::{self, CACHE_SLOTS};
 use ch11_real_llm::tokenizer::Tokenizer;
 
 fn main() {
+    let save = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
+        [] => false,
+        [flag] if flag == "--save" => true,
+        _ => {
+            eprintln!("usage: streaming [--save]");
+            std::process::exit(2)
+        }
+    };
     let file = Gguf::parse(model_file::read().unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -16,18 +25,18 @@ fn main() {
     .unwrap_or_else(|e| panic!("{e}"));
     let ids = streaming::text_ids(&Tokenizer::from_gguf(&file).unwrap());
     let model = Decoder::from_gguf(&file, Weights::Quantized).unwrap();
+    let measured = streaming::measure(&model, &ids);
     println!(
         "| cache | slots | perplexity, all {} tokens | after token {CACHE_SLOTS} |",
         ids.len()
     );
     println!("|---|---:|---:|---:|");
-    for (name, policy) in streaming::policies() {
-        let nll = streaming::surprise(&model, &ids, policy);
-        println!(
-            "| {name} | {} | {:.2} | {:.2} |",
-            policy.slots(),
-            streaming::perplexity_of(&nll),
-            streaming::perplexity_of(&nll[CACHE_SLOTS..])
-        );
+    for m in &measured {
+        println!("| {} | {} | {:.2} | {:.2} |", m.cache, m.slots, m.perplexity, m.after_cache);
+    }
+    if save {
+        let json = serde_json::to_string_pretty(&measured).expect("serialisable");
+        std::fs::write(streaming::committed_path(), json + "\n").expect("written");
+        println!("wrote measurements/streaming.json");
     }
 }

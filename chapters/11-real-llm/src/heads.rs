@@ -8,20 +8,26 @@
 //!   after it (what came next last time) is the *induction* score (Olsson et al. 2022), the
 //!   pattern that lets a model continue a sequence it has seen before.
 //!
+//! Beside them, chapter 10's reading of attention sinks (Xiao et al. 2023): the mean weight on
+//! the first position.
+//!
 //! The weights come as chapter 10's model returns them: per layer, `(windows, heads, context,
 //! context)` flattened.
 
-use ch10_language_models::analysis::reading::SKIP_QUERIES;
+use std::path::{Path, PathBuf};
+
+use ch10_language_models::analysis::reading::{sinks, SKIP_QUERIES};
 use ch10_language_models::char_model::chars::TEXT;
 use dfdx::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
 
 use crate::smollm2::SmolLm2;
 use crate::tokenizer::Tokenizer;
 
 /// One score per head, layer after layer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HeadScores {
     pub heads: usize,
     /// `layers × heads` scores, layer-major
@@ -105,9 +111,13 @@ pub fn copies(weights: &[Vec<f32>], heads: usize, half: usize) -> (HeadScores, H
 // ANCHOR_END: copies
 
 /// What the chapter reads off SmolLM2's heads.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Roles {
-    /// on 4 windows of 128 tokens of chapter 10's text
+    /// mean weight on position 0, on 4 windows of 128 tokens of chapter 10's text
+    pub sinks: HeadScores,
+    /// what a head spreading its weight evenly would put on position 0 there
+    pub even_spread: f64,
+    /// mean weight one position back, on the same windows
     pub previous: HeadScores,
     /// on 100 random tokens (ids 1,000 to 39,999) written twice, seeds 0 to 3
     pub duplicate: HeadScores,
@@ -124,9 +134,28 @@ pub fn roles<Dev: Device<f32>>(model: &SmolLm2<Dev>, tok: &Tokenizer) -> Roles {
         model.forward(input).weights.into_iter().map(|w| w.as_vec()).collect()
     };
     let text: Vec<usize> = tok.encode(TEXT).into_iter().take(4 * 128).map(|i| i as usize).collect();
-    let previous = previous_token(&weights_of(text, 4), heads, 128);
+    let on_text = weights_of(text, 4);
+    let first = sinks(&on_text, heads, 128);
+    let even_spread = first[0].uniform;
+    let sinks = HeadScores { heads, values: first.iter().map(|s| s.first).collect() };
+    let previous = previous_token(&on_text, heads, 128);
     let repeated: Vec<usize> =
         (0..4).flat_map(|seed| repeated_tokens(seed, 100, 1000..40_000)).collect();
     let (duplicate, induction) = copies(&weights_of(repeated, 4), heads, 100);
-    Roles { previous, duplicate, induction }
+    Roles { sinks, even_spread, previous, duplicate, induction }
+}
+
+/// Where the committed reading is kept: `measurements/heads.json`, written by
+/// `--example head_roles -- --save`, from which the page's figures are drawn.
+pub fn committed_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("measurements").join("heads.json")
+}
+
+/// The committed reading.
+///
+/// # Panics
+/// If the file is missing or malformed.
+pub fn committed() -> Roles {
+    let text = std::fs::read_to_string(committed_path()).expect("measurements/heads.json");
+    serde_json::from_str(&text).expect("measurements/heads.json holds a Roles")
 }

@@ -13,12 +13,3 @@ pub mod speed;
 pub mod speed_table;
 pub mod streaming;
 pub mod tokenizer;
-
-use dfdx::prelude::*;
-
-// ANCHOR: scale
-/// Multiplies every entry of `x` by `factor`.
-pub fn scale<S: Shape, D: Device<f32>>(x: Tensor<S, f32, D>, factor: f32) -> Tensor<S, f32, D> {
-    x * factor
-}
-// ANCHOR_END: scale

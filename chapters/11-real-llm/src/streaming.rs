@@ -3,7 +3,10 @@
 //! sinks. Each next token is scored by the model as it reads, so the perplexity shows what each
 //! cache costs.
 
+use std::path::{Path, PathBuf};
+
 use ch10_language_models::char_model::chars::TEXT;
+use serde::{Deserialize, Serialize};
 
 use crate::decode::{Decoder, Keep, Policy};
 use crate::perplexity::negative_log_likelihood;
@@ -53,4 +56,51 @@ pub fn surprise(model: &Decoder, ids: &[usize], policy: Policy) -> Vec<f64> {
 /// `exp` of the mean of `nll`.
 pub fn perplexity_of(nll: &[f64]) -> f64 {
     (nll.iter().sum::<f64>() / nll.len() as f64).exp()
+}
+
+/// Tokens per stretch of the text in [`Measured::stretches`].
+pub const STRETCH: usize = 128;
+
+/// One cache's reading of the text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    pub cache: String,
+    pub slots: usize,
+    /// over every token after the first
+    pub perplexity: f64,
+    /// over the tokens after the first [`CACHE_SLOTS`], once the small caches have dropped some
+    pub after_cache: f64,
+    /// over each stretch of [`STRETCH`] tokens in turn
+    pub stretches: Vec<f64>,
+}
+
+/// The three caches over `ids`, on `model`.
+pub fn measure(model: &Decoder, ids: &[usize]) -> Vec<Measured> {
+    policies()
+        .iter()
+        .map(|&(name, policy)| {
+            let nll = surprise(model, ids, policy);
+            Measured {
+                cache: name.to_string(),
+                slots: policy.slots(),
+                perplexity: perplexity_of(&nll),
+                after_cache: perplexity_of(&nll[CACHE_SLOTS..]),
+                stretches: nll.chunks(STRETCH).map(perplexity_of).collect(),
+            }
+        })
+        .collect()
+}
+
+/// `measurements/streaming.json`, written by `--example streaming -- --save`.
+pub fn committed_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("measurements").join("streaming.json")
+}
+
+/// The committed measurement.
+///
+/// # Panics
+/// If the file is missing or malformed.
+pub fn committed() -> Vec<Measured> {
+    let text = std::fs::read_to_string(committed_path()).expect("measurements/streaming.json");
+    serde_json::from_str(&text).expect("measurements/streaming.json holds the three caches")
 }

@@ -1,5 +1,6 @@
-//! The figures in the book are exactly what this chapter's code draws (deterministic).
+//! The figures in the book are exactly what this chapter's code draws from the committed
+//! readings (deterministic).
 
 use ch11_real_llm::figures;
 
-support::book_figures_test!(figures::all(&support::Dev::default()));
+support::book_figures_test!(figures::all());
