@@ -11,9 +11,11 @@
 //! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
 //! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
 //! * `notebooks`: committed clean; executed by Jupyter without an error (ignored).
-//! * `outputs_current`: every printed output in the book is what its program prints now.
+//! * `outputs_current`: every printed output in the book is what its program prints now (those of
+//!   the published models ignored: they need `cargo xtask models`).
 //! * `readme`: example names are unique across chapters.
-//! * `unsafe_code`: `unsafe` only in chapter 8's fast kernel.
+//! * `unsafe_code`: `unsafe` only in the vector modules (chapter 8's fast kernel, chapter 11's
+//!   decode path).
 //! * `wording`: the book stands on its own.
 //! * `worked_examples`: the book names every worked-example test, and every test it names exists.
 

@@ -1,7 +1,7 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
 use crate::run::cargo;
-use crate::{check, setup};
+use crate::{check, models, setup};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,10 +17,18 @@ pub fn test(root: &Path) -> Result<()> {
         r.with_context(|| format!("step `{name}` failed"))
     };
     step("setup: lint tools, Jupyter, evcxr kernel, chromium", &setup::setup)?;
+    step("the published models (cargo xtask models)", &models::models)?;
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
         cargo(root, &["test", "--workspace"])
+    })?;
+    step("tests that need the published models (their ignored tests)", &|| {
+        // every chapter's `tests` binary with `--ignored`, but for chapters 7 and 9's full
+        // training runs (`training::`), which the suite leaves to `cargo test --release`;
+        // `--workspace` keeps the features of the step before, so nothing is rebuilt
+        let ignored = ["--", "--ignored", "--skip", "training::"];
+        cargo(root, &[&["test", "--workspace", "--test", "tests"][..], &ignored].concat())
     })?;
     step("book build, browser check, notebooks executed", &|| {
         // the workspace checks' ignored tests (`browser::`, `notebooks::`), one at a time;

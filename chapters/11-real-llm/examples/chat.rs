@@ -1,4 +1,5 @@
-//! Chat with SmolLM2-135M-Instruct on the book's code:
+//! Chat with SmolLM2-135M-Instruct on the book's code (the decode path, on the file's quantized
+//! blocks):
 //! `cargo run --release -p ch11-real-llm --example chat -- "What is the capital of France?"`.
 //! The answer streams as it is generated, then prefill and decode speed. Options: `--system`,
 //! `--tokens`, `--temperature`, `--top-k` (1, the default: greedy), `--seed`, `--raw` (a plain
@@ -7,9 +8,10 @@
 
 use ch11_real_llm::chat::{chat_prompt, reply};
 use ch11_real_llm::cli::parse_chat_args;
+use ch11_real_llm::decode::{Decoder, Weights};
 use ch11_real_llm::gguf::Gguf;
+use ch11_real_llm::model_file;
 use ch11_real_llm::tokenizer::Tokenizer;
-use ch11_real_llm::{model_file, smollm2};
 use std::io::Write;
 
 fn fail(message: impl std::fmt::Display) -> ! {
@@ -23,11 +25,10 @@ fn main() {
     let file =
         Gguf::parse(model_file::read().unwrap_or_else(|e| fail(e))).unwrap_or_else(|e| fail(e));
     let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| fail(e));
-    let dev = support::Dev::default();
-    let model = smollm2::from_gguf(&file, &dev).unwrap_or_else(|e| fail(e));
+    let model = Decoder::from_gguf(&file, Weights::Quantized).unwrap_or_else(|e| fail(e));
     let text = if a.raw { a.prompt.clone() } else { chat_prompt(&a.system, &a.prompt) };
     let prompt = tok.encode(&text);
-    let context = ch10_language_models::llama::config::SMOLLM2_135M.max_position_embeddings;
+    let context = ch11_real_llm::decode::lm::CONTEXT;
     if prompt.len() + a.tokens > context {
         fail(format!(
             "{} prompt tokens and {} new ones exceed the model's {context}",

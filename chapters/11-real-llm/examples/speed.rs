@@ -32,9 +32,12 @@ fn main() {
     let prompt = speed::prompt_ids(&Tokenizer::from_gguf(&file).unwrap());
     let rounds = if json { 1 } else { 3 };
     let mut results = Vec::new();
+    let mut profiles = Vec::new();
     for (name, weights) in [("quantized", Weights::Quantized), ("f32", Weights::Dequantized)] {
         let model = Decoder::from_gguf(&file, weights).unwrap();
         let runs: Vec<Round> = (0..rounds).map(|_| speed::decoder_round(&model, &prompt)).collect();
+        let profile = speed::decoder_profile(&model, &prompt);
+        profiles.push((name, profile, model.part_bytes()));
         results.push((name, runs, model.bytes_per_token()));
     }
     let model = smollm2::from_gguf(&file, &support::Dev::default()).unwrap();
@@ -44,8 +47,20 @@ fn main() {
         let paths: Vec<String> = results
             .iter()
             .map(|(name, runs, bytes)| {
+                let profile = match profiles.iter().find(|(n, ..)| n == name) {
+                    Some((_, p, bytes)) => {
+                        let parts: Vec<String> = (p.parts().iter().zip(bytes))
+                            .map(|((part, t), b)| {
+                                let ms = t.as_secs_f64() * 1e3 / (speed::NEW_TOKENS - 1) as f64;
+                                format!("{{\"part\": \"{part}\", \"ms_per_token\": {ms:.4}, \"weight_bytes\": {b}}}")
+                            })
+                            .collect();
+                        format!(", \"profile\": [{}]", parts.join(", "))
+                    }
+                    None => String::new(),
+                };
                 format!(
-                    "{{\"path\": \"{name}\", \"prefill_tokens_per_s\": {:.3}, \"decode_tokens_per_s\": {:.3}, \"weight_bytes_per_token\": {bytes}, \"tokens\": {:?}}}",
+                    "{{\"path\": \"{name}\", \"prefill_tokens_per_s\": {:.3}, \"decode_tokens_per_s\": {:.3}, \"weight_bytes_per_token\": {bytes}, \"tokens\": {:?}{profile}}}",
                     runs[0].prefill_tokens_per_s, runs[0].decode_tokens_per_s, runs[0].tokens
                 )
             })
@@ -69,6 +84,13 @@ fn main() {
             *bytes as f64 / 1e6,
             if same { "equal to" } else { "differ from" }
         );
+    }
+    for (name, profile, bytes) in &profiles {
+        println!("one decode step, {name}:");
+        for ((part, t), b) in profile.parts().iter().zip(bytes) {
+            let ms = t.as_secs_f64() * 1e3 / (speed::NEW_TOKENS - 1) as f64;
+            println!("  {part:>30}: {ms:6.2} ms, {:6.1} MB of weights", *b as f64 / 1e6);
+        }
     }
     println!("memory read bandwidth: {:.1} GB/s", speed::read_bandwidth() / 1e9);
 }

@@ -1,4 +1,5 @@
-//! Writes `measurements/speed.md`, the page's speed table, from the committed comparisons
+//! Writes `measurements/speed.md` and `measurements/speed-profile.md`, the page's speed table and
+//! its profile of one decode step, from the committed comparisons
 //! (`cargo run --release -p ch11-real-llm --example speed_table`).
 
 use ch11_real_llm::speed_table;
@@ -10,7 +11,9 @@ fn main() {
             std::process::exit(2);
         }
     }
-    let path = speed_table::folder().with_extension("md");
-    std::fs::write(&path, speed_table::tables()).expect("measurements/speed.md written");
-    print!("{}", speed_table::tables());
+    let folder = speed_table::folder();
+    std::fs::write(folder.with_extension("md"), speed_table::tables()).expect("speed.md written");
+    let profile = folder.with_file_name("speed-profile.md");
+    std::fs::write(profile, speed_table::profiles()).expect("speed-profile.md written");
+    print!("{}\n{}", speed_table::tables(), speed_table::profiles());
 }

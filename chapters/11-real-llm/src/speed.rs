@@ -7,7 +7,7 @@ use std::time::Instant;
 use ch10_language_models::llama::lm::LanguageModel;
 use rayon::prelude::*;
 
-use crate::decode::{Decoder, Keep, Policy};
+use crate::decode::{Decoder, Keep, Policy, Profile};
 use crate::tokenizer::Tokenizer;
 
 /// Tokens in the prompt.
@@ -61,6 +61,17 @@ fn time(prompt: &[usize], mut step: impl FnMut(&[usize]) -> Vec<f32>) -> Round {
 pub fn decoder_round(model: &Decoder, prompt: &[usize]) -> Round {
     let mut cache = model.new_cache(Policy::Full { capacity: prompt.len() + NEW_TOKENS });
     time(prompt, |new| model.forward(new, &mut cache, Keep::Last))
+}
+
+/// Where the time of [`NEW_TOKENS`] decode steps goes, after the prompt: the sum over the steps.
+pub fn decoder_profile(model: &Decoder, prompt: &[usize]) -> Profile {
+    let mut cache = model.new_cache(Policy::Full { capacity: prompt.len() + NEW_TOKENS });
+    let mut next = support::argmax(&model.forward(prompt, &mut cache, Keep::Last));
+    let mut profile = Profile::default();
+    for _ in 1..NEW_TOKENS {
+        next = support::argmax(&model.forward_timed(&[next], &mut cache, Keep::Last, &mut profile));
+    }
+    profile
 }
 
 /// One generation on chapter 10's model and cache.

@@ -6,6 +6,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+/// One part of a decode step, in the round that decoded fastest.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Part {
+    pub part: String,
+    pub ms_per_token: f64,
+    /// the weights it reads per token
+    pub weight_bytes: u64,
+}
+
 /// One program's rounds.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Program {
@@ -18,6 +27,9 @@ pub struct Program {
     pub weight_bytes_per_token: Option<u64>,
     pub tokens: Vec<usize>,
     pub versions: BTreeMap<String, String>,
+    /// this chapter's decode paths only
+    #[serde(default)]
+    pub profile: Option<Vec<Part>>,
 }
 
 /// One machine's comparison.
@@ -76,6 +88,9 @@ impl SpeedRun {
             {
                 return Err(format!("{name}'s best is not the best of its rounds"));
             }
+            if matches!(name, "quantized" | "f32") && p.profile.is_none() {
+                return Err(format!("{name} has no profile"));
+            }
             if p.tokens.len() != self.new_tokens {
                 return Err(format!("{name} generated {} tokens", p.tokens.len()));
             }
@@ -120,6 +135,30 @@ impl SpeedRun {
         out
     }
     // ANCHOR_END: table
+
+    /// Where one decode step's time goes on this chapter's two paths, and how fast each part
+    /// reads its weights.
+    pub fn profile_table(&self) -> String {
+        let (q, f) = (self.program("quantized"), self.program("f32"));
+        let (qp, fp) =
+            (q.profile.as_ref().expect("a profile"), f.profile.as_ref().expect("a profile"));
+        let mut out = String::from(
+            "| part of a decode step | quantized, ms | its weights | read at | f32, ms | its weights | read at |\n|---|---:|---:|---:|---:|---:|---:|\n",
+        );
+        let cells = |p: &Part| {
+            let rate = match p.weight_bytes {
+                0 => String::new(),
+                b => format!("{:.1} GB/s", b as f64 / (p.ms_per_token * 1e-3) / 1e9),
+            };
+            format!("{:.2} | {:.1} MB | {rate}", p.ms_per_token, p.weight_bytes as f64 / 1e6)
+        };
+        for (a, b) in qp.iter().zip(fp) {
+            out += &format!("| {} | {} | {} |\n", a.part, cells(a), cells(b));
+        }
+        let total = |p: &[Part]| p.iter().map(|x| x.ms_per_token).sum::<f64>();
+        out += &format!("| whole step | {:.2} | | | {:.2} | | |\n", total(qp), total(fp));
+        out
+    }
 }
 
 /// Where the comparisons are kept.
@@ -146,7 +185,12 @@ pub fn committed() -> Vec<(String, SpeedRun)> {
         .collect()
 }
 
-/// Every machine's table, the file `measurements/speed.md` holds.
+/// Every machine's speed table, the file `measurements/speed.md` holds.
 pub fn tables() -> String {
-    committed().iter().map(|(_, run)| run.table()).collect::<Vec<_>>().join("\n")
+    committed().into_iter().map(|(_, run)| run.table()).collect::<Vec<_>>().join("\n")
+}
+
+/// Every machine's decode-step profile, the file `measurements/speed-profile.md` holds.
+pub fn profiles() -> String {
+    committed().into_iter().map(|(_, run)| run.profile_table()).collect::<Vec<_>>().join("\n")
 }

@@ -10,6 +10,7 @@ fn smollm2s_cache_per_token_and_at_its_context() {
     let f32_bytes = std::mem::size_of::<f32>();
     // 2 (key, value) x 30 layers x 3 heads x 64 x 4 bytes
     assert_eq!(CONFIG.cache_bytes_per_token(f32_bytes), 46_080);
+    assert_eq!(CONFIG.cache_bytes_per_token(1), 11_520); // numbers per token
     assert_eq!(CONFIG.max_position_embeddings, 8192);
     let context = CONFIG.cache_bytes(1, 8192, f32_bytes);
     assert_eq!(binary_size(context), "360 MiB");

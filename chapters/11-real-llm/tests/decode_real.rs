@@ -14,38 +14,28 @@ fn file() -> Gguf {
     Gguf::parse(model_file::read().unwrap()).unwrap()
 }
 
-/// 64 greedy tokens, `<|im_end|>` (id 2) never chosen, as the parity fixture's.
-fn greedy(model: &Decoder, prompt: &[usize]) -> Vec<usize> {
-    let mut cache = model.new_cache(Policy::Full { capacity: prompt.len() + 64 });
-    let mut tokens = prompt.to_vec();
-    let mut fresh = prompt.len();
-    while tokens.len() < prompt.len() + 64 {
-        let mut last = model.forward(&tokens[tokens.len() - fresh..], &mut cache, Keep::Last);
-        last[2] = f32::NEG_INFINITY;
-        tokens.push(support::argmax(&last));
-        fresh = 1;
-    }
-    tokens[prompt.len()..].to_vec()
-}
-
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn both_decode_paths_give_hugging_faces_logits_and_tokens() {
     let file = file();
-    let mut worst = [0f64; 2];
+    let (mut worst, mut gaps) = ([0f64; 2], [f32::INFINITY; 2]);
     for (w, weights) in [Weights::Dequantized, Weights::Quantized].into_iter().enumerate() {
         let model = Decoder::from_gguf(&file, weights).unwrap();
         for p in hf_fixture::prompts() {
             let mut cache = model.new_cache(Policy::Full { capacity: p.ids.len() });
             let last = model.forward(&p.ids, &mut cache, Keep::Last);
             worst[w] = worst[w].max(p.worst_logit_difference(&last));
-            assert_eq!(greedy(&model, &p.ids), p.greedy, "{weights:?}, {}", p.text);
+            let (tokens, gap) = hf_fixture::greedy(&model, &p.ids, true);
+            assert_eq!(tokens, p.greedy, "{weights:?}, {}", p.text);
+            gaps[w] = gaps[w].min(gap);
         }
     }
     println!(
         "largest |logit difference| from Hugging Face: f32 {:.2e}, quantized {:.2e}",
         worst[0], worst[1]
     );
+    println!("smallest top-1/top-2 gap: f32 {:.4}, quantized {:.4}", gaps[0], gaps[1]);
+    assert!(gaps.iter().all(|&g| (g - 0.0028).abs() < 0.0005), "{gaps:?}");
     assert!(worst[0] < 1e-4, "{worst:?}");
     assert!(worst[1] < 1e-4, "{worst:?}");
 }

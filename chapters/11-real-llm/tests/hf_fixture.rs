@@ -1,6 +1,7 @@
 //! `fixtures/hf_parity.json` (written by `parity/hf_parity.py`), read once for the tests that
 //! compare a model of this chapter with Hugging Face's `LlamaForCausalLM`.
 
+use ch10_language_models::llama::lm::LanguageModel;
 use serde_json::Value;
 
 /// One prompt of the fixture.
@@ -47,4 +48,28 @@ impl Prompt {
         }
         worst
     }
+}
+
+/// 64 greedy tokens after `prompt`, `<|im_end|>` (id 2) never chosen, as Hugging Face's
+/// `min_new_tokens` does; with the cache, or the whole sequence at every step. Also the smallest
+/// gap between the two largest logits along the way: how close the closest call was.
+pub fn greedy<M: LanguageModel>(model: &M, prompt: &[usize], cached: bool) -> (Vec<usize>, f32) {
+    let mut cache = model.new_cache();
+    let (mut tokens, mut fresh, mut gap) = (prompt.to_vec(), prompt.len(), f32::INFINITY);
+    for _ in 0..64 {
+        let logits = if cached {
+            model.logits_cached(&tokens[tokens.len() - fresh..], &mut cache)
+        } else {
+            model.logits(&tokens)
+        };
+        let mut last = logits[logits.len() - model.vocab()..].to_vec();
+        last[2] = f32::NEG_INFINITY;
+        let best = support::argmax(&last);
+        let top = last[best];
+        last[best] = f32::NEG_INFINITY;
+        gap = gap.min(top - last[support::argmax(&last)]);
+        tokens.push(best);
+        fresh = 1;
+    }
+    (tokens[prompt.len()..].to_vec(), gap)
 }

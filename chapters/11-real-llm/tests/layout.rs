@@ -32,7 +32,8 @@ fn the_wrong_pairing_breaks_the_model() {
         "perplexity: as stored {:.2}, un-permuted {:.2}, wrong pairing {:.2}",
         ppl[0], ppl[1], ppl[2]
     );
-    assert!(diff < 1e-3, "{diff}");
+    assert!(diff < 2e-4, "{diff}");
     assert!((ppl[0] - ppl[1]).abs() < 1e-2 * ppl[0]);
-    assert!(ppl[2] > 5.0 * ppl[0], "{ppl:?}");
+    let shown = |p: f64| (p * 100.0).round() / 100.0;
+    assert_eq!((shown(ppl[0]), shown(ppl[2])), (28.95, 292.48), "{ppl:?}");
 }

@@ -46,3 +46,9 @@ proptest::proptest! {
 thread_local! {
     static TOKENIZER: Tokenizer = tokenizer();
 }
+
+/// The text the page tokenizes for speed (`--example tokenizer_speed`): chapter 10's whole text.
+#[test]
+fn chapter_10s_text_is_the_pages_length() {
+    assert_eq!(ch10_language_models::char_model::chars::TEXT.chars().count(), 357_767);
+}

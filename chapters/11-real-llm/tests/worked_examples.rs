@@ -16,7 +16,7 @@ pub fn page_block() -> [u8; 20] {
 }
 
 #[test]
-fn a_q4_1_block_by_hand() {
+fn worked_example_q4_1_block() {
     let values = q4_1_block(&page_block());
     // byte 0x3A: low nibble 10 is element 0, high nibble 3 is element 16
     assert_eq!(values[0], 0.25 * 10.0 - 1.5);
@@ -31,7 +31,7 @@ fn a_q4_1_block_by_hand() {
 }
 
 #[test]
-fn a_q8_0_block_by_hand() {
+fn worked_example_q8_0_block() {
     let mut block = [0u8; 34];
     block[..2].copy_from_slice(&0x3800u16.to_le_bytes()); // d = 0.5
     block[2..5].copy_from_slice(&[0x80, 0x7F, 0x03]); // -128, 127, 3
@@ -41,12 +41,13 @@ fn a_q8_0_block_by_hand() {
 }
 
 #[test]
-fn the_product_with_a_block_needs_its_minimum_once() {
+fn worked_example_block_product() {
     // x = 1, 2, ..., 32 against the page's block: d · Σ qᵢxᵢ + m · Σ xᵢ
     let x: Vec<f32> = (1..=32).map(|i| i as f32).collect();
     let (d, m) = (0.25f32, -1.5f32);
     let codes_times_x = 10.0 * 1.0 + 3.0 * 17.0 + 15.0 * 18.0; // elements 0, 16, 17
     let by_formula = d * codes_times_x + m * x.iter().sum::<f32>();
+    assert_eq!(x.iter().sum::<f32>(), 528.0);
     assert_eq!(by_formula, 82.75 - 792.0);
     let expanded: f32 = q4_1_block(&page_block()).iter().zip(&x).map(|(w, x)| w * x).sum();
     assert_eq!(expanded, -709.25);

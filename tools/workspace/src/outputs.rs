@@ -12,6 +12,10 @@
 //! An example that takes command-line arguments reads them from `outputs/NAME.args` (one line,
 //! separated by spaces); the first line then shows them after `--`.
 //!
+//! An example that runs a published model (chapter 11 on) has a file `outputs/NAME.needs-models`
+//! beside its output: it is checked only where the model files are, by the ignored test that
+//! `cargo xtask test` runs after `cargo xtask models`.
+//!
 //! The page includes the file whole (`{{#include ../../chapters/<slug>/outputs/NAME.txt}}`).
 //! A program that prints a Markdown table (a parameter table) is included from its second line
 //! (`{{#include ../../chapters/<slug>/outputs/NAME.txt:2:}}`) so that the table renders, and the
@@ -34,6 +38,8 @@ pub struct Output {
     pub example: String,
     /// Its command-line arguments, from `NAME.args` beside the file (none without one).
     pub args: Vec<String>,
+    /// Whether it needs the published model files (`NAME.needs-models` beside the file).
+    pub needs_models: bool,
 }
 
 impl Output {
@@ -64,7 +70,8 @@ impl Output {
             Ok(line) => line.split_whitespace().map(String::from).collect(),
             Err(_) => Vec::new(),
         };
-        Ok(Output { path, package: package.to_string(), example, args })
+        let needs_models = path.with_extension("needs-models").exists();
+        Ok(Output { path, package: package.to_string(), example, args, needs_models })
     }
 }
 
@@ -215,6 +222,7 @@ mod tests {
             package: "ch01-x".into(),
             example: "demo".into(),
             args: Vec::new(),
+            needs_models: false,
         };
         assert_eq!(o.expected("hi\n"), "$ cargo run -p ch01-x --example demo\nhi\n");
         let with_args = Output { args: vec!["3".into(), "1".into()], ..o };

@@ -10,11 +10,13 @@
 //! * [`kernels`]: the dot products, on chapter 8's run-time choice of instruction set;
 //! * [`attention`]: one token's heads over the cache, on the same instruction sets;
 //! * [`cache`]: a key/value cache allocated once, with StreamingLLM's policy as an option;
-//! * [`model`]: the forward pass, and [`load`]: its weights from the file or a chapter 10 model.
+//! * [`model`]: the forward pass, [`load`]: its weights from the file or a chapter 10 model, and
+//!   [`lm`]: the pass as chapter 10's `LanguageModel`, for chat and perplexity.
 
 pub mod attention;
 pub mod cache;
 pub mod kernels;
+pub mod lm;
 pub mod load;
 pub mod matrix;
 pub mod model;
@@ -22,4 +24,4 @@ pub mod model;
 pub use cache::{Cache, Policy};
 pub use load::Weights;
 pub use matrix::Matrix;
-pub use model::{Decoder, Keep, Sizes};
+pub use model::{Decoder, Keep, Profile, Sizes};

@@ -3,6 +3,8 @@
 //! formulas, but a step runs the few tokens it has without building tensors, its matrices may
 //! stay in their quantized blocks ([`Matrix`]), and its cache is allocated once ([`Cache`]).
 
+use std::time::{Duration, Instant};
+
 use ch08_efficient::fast::Isa;
 use ch10_language_models::Rope;
 
@@ -50,6 +52,50 @@ pub struct Decoder {
     pub isa: Isa,
 }
 
+/// Where a pass's time went, summed over passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// RMSNorm and the query, key and value projections
+    pub qkv: Duration,
+    /// RoPE, the cache and the attention itself
+    pub attention: Duration,
+    /// the output projection of attention and its residual
+    pub out: Duration,
+    /// RMSNorm, the gated feed-forward network and its residual
+    pub feed_forward: Duration,
+    /// the final norm and the output projection to the vocabulary
+    pub logits: Duration,
+}
+
+impl Profile {
+    /// `(part, time)`, in the order a pass runs them.
+    pub fn parts(&self) -> [(&'static str, Duration); 5] {
+        [
+            ("norm, q/k/v projections", self.qkv),
+            ("RoPE, cache, attention", self.attention),
+            ("attention output projection", self.out),
+            ("norm, feed-forward network", self.feed_forward),
+            ("final norm, vocabulary logits", self.logits),
+        ]
+    }
+}
+
+/// Laps of a stopwatch.
+struct Clock(Instant);
+
+impl Clock {
+    fn start() -> Clock {
+        Clock(Instant::now())
+    }
+
+    /// Adds the time since the last lap to `to`.
+    fn lap(&mut self, to: &mut Duration) {
+        let now = Instant::now();
+        *to += now - self.0;
+        self.0 = now;
+    }
+}
+
 /// Which positions' logits a pass returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
@@ -84,6 +130,18 @@ impl Decoder {
         self.layers.iter().flat_map(layer).sum::<usize>() + self.output().bytes()
     }
 
+    /// The weights each part of [`Profile::parts`] reads per token, in bytes.
+    pub fn part_bytes(&self) -> [usize; 5] {
+        let sum = |f: &dyn Fn(&Layer) -> usize| self.layers.iter().map(f).sum::<usize>();
+        [
+            sum(&|l| l.q.bytes() + l.k.bytes() + l.v.bytes()),
+            0,
+            sum(&|l| l.o.bytes()),
+            sum(&|l| l.gate.bytes() + l.up.bytes() + l.down.bytes()),
+            self.output().bytes(),
+        ]
+    }
+
     /// An empty cache for this model.
     pub fn new_cache(&self, policy: Policy) -> Cache {
         Cache::new(policy, self.layers.len(), self.sizes.kv_heads * self.sizes.head_dim)
@@ -96,6 +154,17 @@ impl Decoder {
     /// If a token is outside the vocabulary, or a [`Policy::Full`] cache overflows.
     // ANCHOR: forward
     pub fn forward(&self, tokens: &[usize], cache: &mut Cache, keep: Keep) -> Vec<f32> {
+        self.forward_timed(tokens, cache, keep, &mut Profile::default())
+    }
+
+    /// [`Self::forward`], adding the time of each part to `profile`.
+    pub fn forward_timed(
+        &self,
+        tokens: &[usize],
+        cache: &mut Cache,
+        keep: Keep,
+        profile: &mut Profile,
+    ) -> Vec<f32> {
         let (s, n) = (self.sizes, tokens.len());
         let start = cache.next_position();
         let slots: Vec<usize> = tokens.iter().map(|_| cache.admit()).collect();
@@ -106,15 +175,19 @@ impl Decoder {
                 self.embed.row(t)
             })
             .collect();
+        let mut clock = Clock::start();
         for (l, layer) in self.layers.iter().enumerate() {
             let h = rms_norm(&x, &layer.attn_norm, self.eps);
             let (mut q, mut k) = (layer.q.apply(self.isa, &h, n), layer.k.apply(self.isa, &h, n));
             let v = layer.v.apply(self.isa, &h, n);
+            clock.lap(&mut profile.qkv);
             self.turn(&mut q, &mut k, start, n);
             let mixed = self.attend(l, &q, &k, &v, &slots, start, cache);
+            clock.lap(&mut profile.attention);
             for (x, o) in x.iter_mut().zip(layer.o.apply(self.isa, &mixed, n)) {
                 *x += o;
             }
+            clock.lap(&mut profile.out);
             let h = rms_norm(&x, &layer.ffn_norm, self.eps);
             let up = layer.up.apply(self.isa, &h, n);
             let gated: Vec<f32> = (layer.gate.apply(self.isa, &h, n).into_iter())
@@ -124,14 +197,18 @@ impl Decoder {
             for (x, d) in x.iter_mut().zip(layer.down.apply(self.isa, &gated, n)) {
                 *x += d;
             }
+            clock.lap(&mut profile.feed_forward);
         }
         let kept = match keep {
             Keep::Last => &x[(n - 1) * s.hidden..],
             Keep::All => &x[..],
         };
         let normed = rms_norm(kept, &self.norm, self.eps);
-        self.output().apply(self.isa, &normed, normed.len() / s.hidden)
+        let logits = self.output().apply(self.isa, &normed, normed.len() / s.hidden);
+        clock.lap(&mut profile.logits);
+        logits
     }
+    // ANCHOR_END: forward
 
     /// The output projection: its own, or the embedding's when tied.
     pub fn output(&self) -> &Matrix {
