@@ -4,7 +4,7 @@
 //! `--save` writes them to `measurements/heads.json` for the page's figures. Layers and heads
 //! counted from 1.
 
-use ch11_real_llm::gguf::Gguf;
+use ch11_real_llm::cli;
 use ch11_real_llm::heads::{self, HeadScores};
 use ch11_real_llm::tokenizer::Tokenizer;
 use ch11_real_llm::{model_file, smollm2};
@@ -17,19 +17,8 @@ fn show(name: &str, scores: &HeadScores) {
 }
 
 fn main() {
-    let save = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => false,
-        [flag] if flag == "--save" => true,
-        _ => {
-            eprintln!("usage: head_roles [--save]");
-            std::process::exit(2)
-        }
-    };
-    let file = Gguf::parse(model_file::read().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    }))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let save = cli::flag_or_exit("--save", "usage: head_roles [--save]");
+    let file = model_file::open_or_exit();
     let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| panic!("{e}"));
     let model =
         smollm2::from_gguf(&file, &support::Dev::default()).unwrap_or_else(|e| panic!("{e}"));

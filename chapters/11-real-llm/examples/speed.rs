@@ -4,8 +4,8 @@
 //! (`cargo run --release -p ch11-real-llm --example speed`). `--json` prints one round of each
 //! as JSON, for `compare/compare_speed.py`.
 
+use ch11_real_llm::cli;
 use ch11_real_llm::decode::{Decoder, Weights};
-use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::speed::{self, Round};
 use ch11_real_llm::tokenizer::Tokenizer;
 use ch11_real_llm::{model_file, smollm2};
@@ -16,19 +16,8 @@ fn best(rounds: &[Round]) -> (f64, f64) {
 }
 
 fn main() {
-    let json = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => false,
-        [flag] if flag == "--json" => true,
-        _ => {
-            eprintln!("usage: speed [--json]");
-            std::process::exit(2)
-        }
-    };
-    let file = Gguf::parse(model_file::read().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    }))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let json = cli::flag_or_exit("--json", "usage: speed [--json]");
+    let file = model_file::open_or_exit();
     let prompt = speed::prompt_ids(&Tokenizer::from_gguf(&file).unwrap());
     let rounds = if json { 1 } else { 3 };
     let mut results = Vec::new();

@@ -3,26 +3,15 @@
 //! (`cargo run --release -p ch11-real-llm --example streaming`); `--save` writes
 //! `measurements/streaming.json`, from which the page's figure is drawn.
 
+use ch11_real_llm::cli;
 use ch11_real_llm::decode::{Decoder, Weights};
-use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::model_file;
 use ch11_real_llm::streaming::{self, CACHE_SLOTS};
 use ch11_real_llm::tokenizer::Tokenizer;
 
 fn main() {
-    let save = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => false,
-        [flag] if flag == "--save" => true,
-        _ => {
-            eprintln!("usage: streaming [--save]");
-            std::process::exit(2)
-        }
-    };
-    let file = Gguf::parse(model_file::read().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    }))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let save = cli::flag_or_exit("--save", "usage: streaming [--save]");
+    let file = model_file::open_or_exit();
     let ids = streaming::text_ids(&Tokenizer::from_gguf(&file).unwrap());
     let model = Decoder::from_gguf(&file, Weights::Quantized).unwrap();
     let measured = streaming::measure(&model, &ids);

@@ -23,3 +23,13 @@ pub fn read() -> Result<Vec<u8>, String> {
         format!("{}: {e}; `cargo xtask models` fetches it (98 MB, once)", path.display())
     })
 }
+
+/// For the examples: the parsed file, or its error on stderr and exit status 2.
+pub fn open_or_exit() -> crate::gguf::Gguf {
+    let parsed =
+        read().and_then(|bytes| crate::gguf::Gguf::parse(bytes).map_err(|e| e.to_string()));
+    parsed.unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    })
+}

@@ -1,7 +1,7 @@
 //! SmolLM2 on chapter 10's model against Hugging Face's `LlamaForCausalLM` loaded in float32 from
 //! the same file (`fixtures/hf_parity.json`, written by `parity/hf_parity.py`): the same prompt
 //! ids, the same last-position logits within a measured tolerance, and the same 64 greedy tokens
-//! with and without the cache.
+//! with the cache on all six prompts, and without it on three.
 
 use ch10_language_models::llama::lm::LanguageModel;
 use ch11_real_llm::gguf::Gguf;
@@ -20,6 +20,7 @@ fn logits_and_greedy_tokens_equal_hugging_faces() {
     let model = smollm2::from_gguf(&file, &Dev::default()).unwrap();
     let (mut worst, mut gaps) = (0f64, [f32::INFINITY; 2]);
     let prompts = hf_fixture::prompts();
+    let no_cache: Vec<&str> = [2, 3, 4].iter().map(|&i| prompts[i].text.as_str()).collect();
     for p in &prompts {
         let ids = &p.ids;
         let ours: Vec<usize> = tok.encode(&p.text).iter().map(|&x| x as usize).collect();
@@ -27,9 +28,17 @@ fn logits_and_greedy_tokens_equal_hugging_faces() {
         let logits = model.logits(ids);
         worst = worst.max(p.worst_logit_difference(&logits[logits.len() - model.vocab()..]));
         let want = &p.greedy;
-        for (i, cached) in [true, false].into_iter().enumerate() {
+        // without the cache the model runs the whole sequence at each of the 64 steps: three of
+        // the prompts (the chat one with the closest call, two raw) show it gives the same tokens
+        let paths: &[bool] =
+            if no_cache.contains(&p.text.as_str()) { &[true, false] } else { &[true] };
+        for (i, &cached) in paths.iter().enumerate() {
             let (tokens, gap) = hf_fixture::greedy(&model, ids, cached);
             assert_eq!(&tokens, want, "{:?}, cached: {cached}", p.text);
+            println!(
+                "{:?}, cached: {cached}: smallest gap {gap:.4}",
+                &p.text[..p.text.len().min(24)]
+            );
             gaps[i] = gaps[i].min(gap);
         }
     }
