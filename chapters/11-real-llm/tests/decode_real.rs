@@ -3,29 +3,23 @@
 //! caches over 2,048 tokens.
 
 use ch11_real_llm::decode::{Decoder, Keep, Policy, Weights};
-use ch11_real_llm::gguf::Gguf;
-use ch11_real_llm::model_file;
 use ch11_real_llm::streaming;
-use ch11_real_llm::tokenizer::Tokenizer;
 
-use crate::hf_fixture;
-
-fn file() -> Gguf {
-    Gguf::parse(model_file::read().unwrap()).unwrap()
-}
+use crate::{hf_fixture, real_model};
 
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn both_decode_paths_give_hugging_faces_logits_and_tokens() {
-    let file = file();
     let (mut worst, mut gaps) = ([0f64; 2], [f32::INFINITY; 2]);
     for (w, weights) in [Weights::Dequantized, Weights::Quantized].into_iter().enumerate() {
-        let model = Decoder::from_gguf(&file, weights).unwrap();
+        let owned = (weights == Weights::Dequantized)
+            .then(|| Decoder::from_gguf(real_model::file(), weights).unwrap());
+        let model = owned.as_ref().unwrap_or_else(|| real_model::quantized());
         for p in hf_fixture::prompts() {
             let mut cache = model.new_cache(Policy::Full { capacity: p.ids.len() });
             let last = model.forward(&p.ids, &mut cache, Keep::Last);
             worst[w] = worst[w].max(p.worst_logit_difference(&last));
-            let (tokens, gap) = hf_fixture::greedy(&model, &p.ids, true);
+            let (tokens, gap) = hf_fixture::greedy(model, &p.ids, true);
             assert_eq!(tokens, p.greedy, "{weights:?}, {}", p.text);
             gaps[w] = gaps[w].min(gap);
         }
@@ -43,11 +37,9 @@ fn both_decode_paths_give_hugging_faces_logits_and_tokens() {
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn the_committed_streaming_reading_is_the_models() {
-    let file = file();
-    let ids = streaming::text_ids(&Tokenizer::from_gguf(&file).unwrap());
-    let model = Decoder::from_gguf(&file, Weights::Quantized).unwrap();
+    let ids = streaming::text_ids(real_model::tokenizer());
     assert_eq!(
-        streaming::measure(&model, &ids),
+        streaming::measure(real_model::quantized(), &ids),
         streaming::committed(),
         "measurements/streaming.json is stale"
     );

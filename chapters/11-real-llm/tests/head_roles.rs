@@ -1,10 +1,9 @@
 //! SmolLM2's heads by what they do, as the page states them: previous-token, duplicate and
 //! induction heads, with their scores.
 
-use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::heads::{self, HeadScores};
-use ch11_real_llm::tokenizer::Tokenizer;
-use ch11_real_llm::{model_file, smollm2};
+
+use crate::real_model;
 
 /// The top three `(layer, head)` counted from 1, scores to 2 decimals.
 fn top3(s: &HeadScores) -> Vec<(usize, usize, f64)> {
@@ -14,10 +13,8 @@ fn top3(s: &HeadScores) -> Vec<(usize, usize, f64)> {
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn the_committed_reading_is_the_models() {
-    let file = Gguf::parse(model_file::read().unwrap()).unwrap();
-    let tok = Tokenizer::from_gguf(&file).unwrap();
-    let model = smollm2::from_gguf(&file, &support::Dev::default()).unwrap();
-    let (now, committed) = (heads::roles(&model, &tok), heads::committed());
+    let now = heads::roles(real_model::model(), real_model::tokenizer());
+    let committed = heads::committed();
     let pairs = [
         (&now.sinks, &committed.sinks),
         (&now.previous, &committed.previous),

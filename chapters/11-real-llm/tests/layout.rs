@@ -4,29 +4,28 @@
 
 use ch10_language_models::char_model::chars::TEXT;
 use ch10_language_models::llama::lm::LanguageModel;
-use ch11_real_llm::gguf::Gguf;
-use ch11_real_llm::model_file;
 use ch11_real_llm::perplexity::perplexity;
 use ch11_real_llm::smollm2::{from_gguf_paired, Pairing};
-use ch11_real_llm::tokenizer::Tokenizer;
 use support::Dev;
+
+use crate::real_model;
 
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn the_wrong_pairing_breaks_the_model() {
-    let file = Gguf::parse(model_file::read().unwrap()).unwrap();
-    let tok = Tokenizer::from_gguf(&file).unwrap();
+    let (file, tok) = (real_model::file(), real_model::tokenizer());
     // 256 tokens of chapter 10's text (Bierce's dictionary, which the model was not tuned on)
     let ids: Vec<usize> = tok.encode(&TEXT[..4000]).iter().take(256).map(|&i| i as usize).collect();
     assert_eq!(ids.len(), 256);
     let dev = Dev::default();
-    let model = |p| from_gguf_paired(&file, &dev, p).unwrap();
+    let model = |p| from_gguf_paired(file, &dev, p).unwrap();
+    // the model as stored is the one every test shares; the other two pairings are built here
     let (stored, unpermuted, wrong) =
-        (model(Pairing::AsStored), model(Pairing::Unpermuted), model(Pairing::Wrong));
+        (real_model::model(), model(Pairing::Unpermuted), model(Pairing::Wrong));
     let a = stored.logits(&ids[..64]);
     let b = unpermuted.logits(&ids[..64]);
     let diff = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
-    let ppl = [&stored, &unpermuted, &wrong].map(|m| perplexity(m, &ids));
+    let ppl = [stored, &unpermuted, &wrong].map(|m| perplexity(m, &ids));
     println!("largest logit difference, stored vs un-permuted: {diff:.2e}");
     println!(
         "perplexity: as stored {:.2}, un-permuted {:.2}, wrong pairing {:.2}",

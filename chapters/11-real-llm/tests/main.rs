@@ -11,6 +11,7 @@ mod head_roles;
 mod hf_fixture;
 mod layout;
 mod parity;
+mod real_model;
 mod speed_table;
 mod tokenizer;
 mod worked_examples;

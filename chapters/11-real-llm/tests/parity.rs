@@ -4,20 +4,13 @@
 //! with the cache on all six prompts, and without it on three.
 
 use ch10_language_models::llama::lm::LanguageModel;
-use ch11_real_llm::gguf::Gguf;
-use ch11_real_llm::model_file;
-use ch11_real_llm::smollm2;
-use ch11_real_llm::tokenizer::Tokenizer;
-use support::Dev;
 
-use crate::hf_fixture;
+use crate::{hf_fixture, real_model};
 
 #[test]
 #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
 fn logits_and_greedy_tokens_equal_hugging_faces() {
-    let file = Gguf::parse(model_file::read().unwrap()).unwrap();
-    let tok = Tokenizer::from_gguf(&file).unwrap();
-    let model = smollm2::from_gguf(&file, &Dev::default()).unwrap();
+    let (tok, model) = (real_model::tokenizer(), real_model::model());
     let (mut worst, mut gaps) = (0f64, [f32::INFINITY; 2]);
     let prompts = hf_fixture::prompts();
     let no_cache: Vec<&str> = [2, 3, 4].iter().map(|&i| prompts[i].text.as_str()).collect();
@@ -33,7 +26,7 @@ fn logits_and_greedy_tokens_equal_hugging_faces() {
         let paths: &[bool] =
             if no_cache.contains(&p.text.as_str()) { &[true, false] } else { &[true] };
         for (i, &cached) in paths.iter().enumerate() {
-            let (tokens, gap) = hf_fixture::greedy(&model, ids, cached);
+            let (tokens, gap) = hf_fixture::greedy(model, ids, cached);
             assert_eq!(&tokens, want, "{:?}, cached: {cached}", p.text);
             println!(
                 "{:?}, cached: {cached}: smallest gap {gap:.4}",

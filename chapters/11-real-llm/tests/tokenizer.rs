@@ -2,12 +2,12 @@
 //! corpus of prose, code, numbers, accents, scripts, emoji, special tokens and whitespace runs
 //! (`fixtures/tokenizer_corpus.json`, written by `parity/tokenizer_corpus.py`).
 
-use ch11_real_llm::gguf::Gguf;
-use ch11_real_llm::model_file;
 use ch11_real_llm::tokenizer::Tokenizer;
 
-fn tokenizer() -> Tokenizer {
-    Tokenizer::from_gguf(&Gguf::parse(model_file::read().unwrap()).unwrap()).unwrap()
+use crate::real_model;
+
+fn tokenizer() -> &'static Tokenizer {
+    real_model::tokenizer()
 }
 
 #[test]
@@ -38,13 +38,10 @@ proptest::proptest! {
     #[test]
     #[ignore = "needs SmolLM2's GGUF file: cargo xtask models"]
     fn decoding_gives_back_any_text(text in "\\PC{0,40}|[ \\t\\n]{0,8}[a-z0-9]{0,8}") {
-        let back = TOKENIZER.with(|tok| tok.decode(&tok.encode(&text)));
+        let tok = tokenizer();
+        let back = tok.decode(&tok.encode(&text));
         proptest::prop_assert_eq!(back, text);
     }
-}
-
-thread_local! {
-    static TOKENIZER: Tokenizer = tokenizer();
 }
 
 /// The text the page tokenizes for speed (`--example tokenizer_speed`): chapter 10's whole text.
