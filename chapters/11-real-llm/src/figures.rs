@@ -43,16 +43,10 @@ pub fn streaming_curves(measured: &[Measured]) -> LineChart {
 pub fn all() -> Vec<(&'static str, Svg)> {
     let roles = heads::committed();
     vec![
-        ("ch11-sinks.svg", head_map("weight on position 0 (sinks)", &roles.sinks).to_svg()),
-        ("ch11-previous.svg", head_map("weight one position back", &roles.previous).to_svg()),
-        (
-            "ch11-duplicate.svg",
-            head_map("weight on the earlier copy of the token", &roles.duplicate).to_svg(),
-        ),
-        (
-            "ch11-induction.svg",
-            head_map("weight on the token after the earlier copy", &roles.induction).to_svg(),
-        ),
+        ("ch11-sinks.svg", head_map("on position 0 (sinks)", &roles.sinks).to_svg()),
+        ("ch11-previous.svg", head_map("one position back", &roles.previous).to_svg()),
+        ("ch11-duplicate.svg", head_map("on the earlier copy", &roles.duplicate).to_svg()),
+        ("ch11-induction.svg", head_map("after the earlier copy", &roles.induction).to_svg()),
         ("ch11-streaming.svg", streaming_curves(&streaming::committed()).to_svg()),
     ]
 }
