@@ -22,10 +22,22 @@ pub fn tokenizer() -> &'static Tokenizer {
     TOKENIZER.get_or_init(|| Tokenizer::from_gguf(file()).unwrap())
 }
 
+fn load_model() -> SmolLm2<Dev> {
+    smollm2::from_gguf(file(), &Dev::default()).unwrap()
+}
+
 /// SmolLM2 on chapter 10's model, as published.
+#[cfg(not(feature = "cuda"))]
 pub fn model() -> &'static SmolLm2<Dev> {
     static MODEL: OnceLock<SmolLm2<Dev>> = OnceLock::new();
-    MODEL.get_or_init(|| smollm2::from_gguf(file(), &Dev::default()).unwrap())
+    MODEL.get_or_init(load_model)
+}
+
+/// SmolLM2 on chapter 10's model, as published: on the GPU each test loads its own, since dfdx's
+/// CUDA device cannot be shared between the test threads (it is not `Sync`).
+#[cfg(feature = "cuda")]
+pub fn model() -> &'static SmolLm2<Dev> {
+    Box::leak(Box::new(load_model()))
 }
 
 /// The decode path on the file's quantized blocks.
