@@ -7,7 +7,7 @@
 //!
 //! * [`norm`]: [`LayerNorm`] (PyTorch's) and [`StdNorm`] (unbiased std, eps outside the root);
 //! * [`dropout`](mod@dropout): [`dropout()`] and the [`Mode`] it acts in;
-//! * [`ffn`]: the position-wise [`FeedForward`] network;
+//! * [`ffn`]: the position-wise [`FeedForward`] network, with ReLU or GELU ([`Activation`]);
 //! * [`placement`]: [`PreNorm`] / [`PostNorm`] and the residual sub-layer
 //!   ([`Placement::residual`]);
 //! * [`block`]: [`EncoderBlock`], [`DecoderBlock`];
@@ -60,6 +60,7 @@
 //! assert_eq!(w.cross_attn.shape().concrete(), [1, 8, 3, 5]);
 //! ```
 
+pub mod activation;
 pub mod block;
 pub mod dropout;
 pub mod error;
@@ -74,6 +75,7 @@ pub mod seq2seq;
 pub mod stack;
 pub mod transformer;
 
+pub use activation::Activation;
 pub use block::{DecoderBlock, DecoderWeights, EncoderBlock};
 pub use dropout::{dropout, Mode, DEFAULT_DROPOUT};
 pub use error::EmbedError;

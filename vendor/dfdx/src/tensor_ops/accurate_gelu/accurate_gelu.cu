@@ -17,7 +17,7 @@ template <typename T> __device__ T accurate_gelu_bwd(T x) {
     T alpha = M_SQRT1_2;
     T x_sq = x * x;
     T beta = M_2_SQRTPI;
-    T normal_dist = beta * expg(half * -x_sq);
+    T normal_dist = alpha * beta * expg(half * -x_sq);
 
     T left = half * x;
     T right = one + erfg(alpha * x);

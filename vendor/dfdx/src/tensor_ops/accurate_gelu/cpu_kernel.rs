@@ -48,7 +48,7 @@ impl<F: Float + FloatConst + Erf> UnaryDerivative<F> for super::AccurateGeLUKern
         let half = F::from(0.5).unwrap();
         let alpha = F::FRAC_1_SQRT_2();
         let x_sq = x * x;
-        let normal_dist = F::FRAC_2_SQRT_PI() * (F::from(0.5).unwrap() * x_sq.neg()).exp();
+        let normal_dist = alpha * F::FRAC_2_SQRT_PI() * (F::from(0.5).unwrap() * x_sq.neg()).exp();
 
         let left = half * x;
         let right = F::one() + (alpha * x).erf();
