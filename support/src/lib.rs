@@ -8,6 +8,7 @@
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
 //!   growth rate of a measured cost.
+//! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills).
 //! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
 //!   [`saved`]: a committed training run ([`saved::Committed`]), saved whole or not at all
 //!   ([`SaveError`]) and read back ([`LoadError`]).
@@ -22,6 +23,7 @@ pub mod fit;
 pub mod fixtures;
 pub mod fmt;
 pub mod machine;
+pub mod models;
 pub mod normal;
 pub mod params;
 pub mod plot;

@@ -9,19 +9,14 @@ pub const FILE_NAME: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// `$XDG_CACHE_HOME/attention-in-rust/models/smollm2-135m-instruct/` (or `~/.cache/...`), the
 /// folder `cargo xtask models` fills.
 pub fn path() -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
-    });
-    cache.join("attention-in-rust/models/smollm2-135m-instruct").join(FILE_NAME)
+    support::models::folder("smollm2-135m-instruct").join(FILE_NAME)
 }
 
 /// The model file's bytes, or a message that says where it was looked for and which command
 /// fetches it.
 pub fn read() -> Result<Vec<u8>, String> {
     let path = path();
-    std::fs::read(&path).map_err(|e| {
-        format!("{}: {e}; `cargo xtask models` fetches it (98 MB, once)", path.display())
-    })
+    std::fs::read(&path).map_err(|e| support::models::missing(&path, e, "98 MB"))
 }
 
 /// For the examples: the parsed file, or its error on stderr and exit status 2.

@@ -1,0 +1,65 @@
+//! The model's folder: `model.safetensors`, `config.json`, `vocab.txt` and sentence-transformers'
+//! three small files, in the workspace cache that `cargo xtask models` fills. This chapter never
+//! downloads anything; a missing file is an error that names the command.
+
+use std::path::{Path, PathBuf};
+
+/// The folder's name in the cache (`cargo xtask models` uses the same).
+pub const MODEL_ID: &str = "all-minilm-l6-v2";
+
+/// The files this chapter reads, relative to the folder.
+pub const FILES: [&str; 6] = [
+    "model.safetensors",
+    "config.json",
+    "vocab.txt",
+    "sentence_bert_config.json",
+    "1_Pooling/config.json",
+    "modules.json",
+];
+
+/// Where the model's files are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelFiles {
+    pub dir: PathBuf,
+}
+
+impl ModelFiles {
+    /// The cache's folder for all-MiniLM-L6-v2, if every file the chapter reads is in it; otherwise
+    /// a one-line message naming the first missing file and `cargo xtask models`.
+    pub fn locate() -> Result<Self, String> {
+        Self::in_dir(support::models::folder(MODEL_ID))
+    }
+
+    /// The same check for another folder (a copy of the model elsewhere).
+    pub fn in_dir(dir: impl Into<PathBuf>) -> Result<Self, String> {
+        let files = ModelFiles { dir: dir.into() };
+        for name in FILES {
+            let path = files.path(name);
+            std::fs::metadata(&path).map_err(|e| support::models::missing(&path, e, "84 MB"))?;
+        }
+        Ok(files)
+    }
+
+    /// The path of `name` in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// A file's text, or a message naming it.
+    pub fn read_text(&self, name: &str) -> Result<String, String> {
+        read_text(&self.path(name))
+    }
+
+    /// For the examples: the files, or the message on stderr and exit status 2.
+    pub fn locate_or_exit() -> Self {
+        Self::locate().unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        })
+    }
+}
+
+/// A file's text, or `path: why`.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}

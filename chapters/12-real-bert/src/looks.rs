@@ -1,0 +1,180 @@
+//! What BERT's heads look at, measured as Clark et al. (2019) did for BERT-base: the share of
+//! attention on `[CLS]`, on `[SEP]` and on punctuation, and heads that attend to the previous or
+//! the next token, over real text.
+
+use std::path::PathBuf;
+
+use ch11_real_llm::heads::HeadScores;
+use dfdx::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::entries;
+use crate::sentence::SentenceEncoder;
+
+/// The texts measured: the first [`SEGMENTS`] dictionary entries of 24 to 128 tokens.
+pub const SEGMENTS: usize = 64;
+/// The shortest and longest entry used, in tokens (`[CLS]` and `[SEP]` included).
+pub const TOKENS: (usize, usize) = (24, 128);
+
+/// Per head (layers × heads), the mean weight of a query on each kind of key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Looks {
+    /// texts and their tokens in all
+    pub segments: usize,
+    pub tokens: usize,
+    /// the mean of `1 / length` over the queries: what a head spreading its weight evenly would
+    /// put on any one key
+    pub even_spread: f64,
+    /// on `[CLS]`, the first token
+    pub cls: HeadScores,
+    /// on `[SEP]`, the last token
+    pub sep: HeadScores,
+    /// on `.` and `,` together
+    pub punctuation: HeadScores,
+    /// on the token before the query
+    pub previous: HeadScores,
+    /// on the token after the query
+    pub next: HeadScores,
+    /// whole maps of three heads on [`EXAMPLE`]: the strongest on `[CLS]`, on the previous token
+    /// and on the next token
+    pub maps: Vec<HeadMap>,
+}
+
+/// The sentence whose maps the page shows.
+pub const EXAMPLE: &str = "The cat sat on the mat, and the dog slept by the door.";
+
+/// One head's weights on one text: `weights[q * tokens.len() + k]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadMap {
+    /// what the head was chosen for
+    pub role: String,
+    /// counted from 1
+    pub layer: usize,
+    pub head: usize,
+    pub tokens: Vec<String>,
+    pub weights: Vec<f32>,
+}
+
+/// The map of `head` in `layer` (both from 0) on `text`.
+pub fn head_map<Dev: Device<f32>>(
+    encoder: &SentenceEncoder<Dev>,
+    text: &str,
+    (layer, head): (usize, usize),
+    role: &str,
+) -> HeadMap {
+    let enc = encoder.tokenizer.encode(text);
+    let n = enc.ids.len();
+    let dev = encoder.model.embeddings.norm.gamma.device().clone();
+    let out = encoder.model.forward(dev.tensor_from_vec(enc.ids, (1, n)), None);
+    let w = out.weights[layer].as_vec();
+    HeadMap {
+        role: role.into(),
+        layer: layer + 1,
+        head: head + 1,
+        tokens: enc.tokens,
+        weights: w[head * n * n..(head + 1) * n * n].to_vec(),
+    }
+}
+
+/// The token ids of the measured texts.
+pub fn segments<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Vec<Vec<usize>> {
+    entries()
+        .iter()
+        .map(|e| encoder.ids(e))
+        .filter(|ids| (TOKENS.0..=TOKENS.1).contains(&ids.len()))
+        .take(SEGMENTS)
+        .collect()
+}
+
+/// Sums, per head, of the weights of each kind, and how many queries they were summed over.
+#[derive(Default)]
+struct Sums {
+    kinds: [Vec<f64>; 5], // cls, sep, punctuation, previous, next
+    counts: [f64; 5],
+}
+
+/// Reads every layer's weights on the measured texts (one at a time, so there is no padding).
+// ANCHOR: looks
+pub fn measure<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Looks {
+    const H: usize = 12;
+    let layers = encoder.model.encoder.layers.len();
+    let dev = encoder.model.embeddings.norm.gamma.device().clone();
+    let punctuation: Vec<usize> =
+        [".", ","].iter().filter_map(|t| encoder.tokenizer.id(t)).collect();
+    let mut sums = Sums::default();
+    sums.kinds.iter_mut().for_each(|k| *k = vec![0.0; layers * H]);
+    let mut tokens = 0;
+    let texts = segments(encoder);
+    for ids in &texts {
+        let n = ids.len();
+        tokens += n;
+        let out = encoder.model.forward(dev.tensor_from_vec(ids.clone(), (1, n)), None);
+        for (l, w) in out.weights.iter().enumerate() {
+            let w = w.as_vec(); // (1, heads, n, n)
+            for h in 0..H {
+                let map = &w[h * n * n..(h + 1) * n * n];
+                let at = |q: usize, k: usize| f64::from(map[q * n + k]);
+                let i = l * H + h;
+                for q in 0..n {
+                    sums.kinds[0][i] += at(q, 0);
+                    sums.kinds[1][i] += at(q, n - 1);
+                    let p = (0..n).filter(|&k| punctuation.contains(&ids[k]));
+                    sums.kinds[2][i] += p.map(|k| at(q, k)).sum::<f64>();
+                    if q > 0 {
+                        sums.kinds[3][i] += at(q, q - 1);
+                    }
+                    if q + 1 < n {
+                        sums.kinds[4][i] += at(q, q + 1);
+                    }
+                }
+            }
+        }
+        let counts = [n, n, n, n - 1, n - 1];
+        sums.counts.iter_mut().zip(counts).for_each(|(c, n)| *c += n as f64);
+    }
+    let mean = |k: usize| HeadScores {
+        heads: H,
+        values: sums.kinds[k].iter().map(|s| s / sums.counts[k]).collect(),
+    };
+    let (cls, previous, next) = (mean(0), mean(3), mean(4));
+    let strongest = |scores: &HeadScores| {
+        let (l, h, _) = scores.top(1)[0];
+        (l, h)
+    };
+    let maps = vec![
+        head_map(encoder, EXAMPLE, strongest(&cls), "[CLS]"),
+        head_map(encoder, EXAMPLE, strongest(&previous), "previous token"),
+        head_map(encoder, EXAMPLE, strongest(&next), "next token"),
+    ];
+    Looks {
+        segments: texts.len(),
+        tokens,
+        // each text's n queries would each put 1/n on a key: texts / tokens on average
+        even_spread: texts.len() as f64 / tokens as f64,
+        cls,
+        sep: mean(1),
+        punctuation: mean(2),
+        previous,
+        next,
+        maps,
+    }
+}
+// ANCHOR_END: looks
+
+impl Looks {
+    /// Per layer, the mean over its heads of a score.
+    pub fn per_layer(scores: &HeadScores) -> Vec<f64> {
+        scores.values.chunks(scores.heads).map(|l| l.iter().sum::<f64>() / l.len() as f64).collect()
+    }
+}
+
+/// `measurements/looks.json`, the committed reading the page's figures are drawn from.
+pub fn committed_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("measurements/looks.json")
+}
+
+/// The committed reading.
+pub fn committed() -> Looks {
+    let text = std::fs::read_to_string(committed_path()).expect("measurements/looks.json");
+    serde_json::from_str(&text).expect("measurements/looks.json is a reading")
+}

@@ -1,0 +1,114 @@
+//! Texts in, sentence embeddings out: the tokenizer, the encoder, mean pooling and
+//! normalisation, in batches, as sentence-transformers' `SentenceTransformer.encode` runs them.
+
+use ch06_masks::{encoder_mask, real_tokens_allowed};
+use dfdx::prelude::*;
+
+use crate::bert::{Bert, MiniLm};
+use crate::config::{BertConfig, SentenceConfig, MINILM};
+use crate::files::ModelFiles;
+use crate::load::Entries;
+use crate::pooling::{mean_pool, normalize};
+use crate::tokenizer::Tokenizer;
+
+/// Texts per forward pass: sentence-transformers' default `batch_size`.
+pub const BATCH: usize = 32;
+
+/// Whether the encoder hides padding from attention: chapter 6's lesson, on a real model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Padding {
+    /// chapter 6's padding mask: no token attends to `[PAD]`
+    Masked,
+    /// no mask at all: every token attends to the padding too (the mistake)
+    Seen,
+}
+
+/// One sentence embedding per sequence of `ids` (each `[CLS] ... [SEP]`, any lengths), run as one
+/// padded batch: `(batch, d_model)`, each row of length 1 when `unit` is set.
+// ANCHOR: embed_ids
+pub fn embed_ids<
+    const V: usize,
+    const M: usize,
+    const H: usize,
+    const DK: usize,
+    const F: usize,
+    const L: usize,
+    const P: usize,
+    const T: usize,
+    Dev: Device<f32>,
+>(
+    bert: &Bert<V, M, H, DK, F, L, P, T, f32, Dev>,
+    ids: &[Vec<usize>],
+    pad: usize,
+    padding: Padding,
+    unit: bool,
+) -> Vec<Vec<f32>> {
+    let dev = bert.embeddings.norm.gamma.device().clone();
+    let padded = Tokenizer::pad_batch(ids, pad); // every sequence as long as the longest
+    let (batch, seq) = (padded.len(), padded[0].len());
+    let flat = dev.tensor_from_vec(padded.concat(), (batch, seq));
+    let mask = encoder_mask(&dev, &padded, pad, Const::<H>); // chapter 6: (batch, H, seq, seq)
+    let out = bert.forward(flat, (padding == Padding::Masked).then_some(&mask));
+    let pooled = mean_pool(out.hidden, real_tokens_allowed(&dev, &padded, pad));
+    let rows = if unit { normalize(pooled) } else { pooled };
+    rows.as_vec().chunks(M).map(<[f32]>::to_vec).collect()
+}
+// ANCHOR_END: embed_ids
+
+/// all-MiniLM-L6-v2 with its tokenizer and sentence-transformers' settings.
+pub struct SentenceEncoder<Dev: Device<f32>> {
+    pub tokenizer: Tokenizer,
+    pub model: MiniLm<Dev>,
+    pub sentence: SentenceConfig,
+}
+
+impl<Dev: Device<f32>> SentenceEncoder<Dev> {
+    /// Loads everything from the model's folder, checking the configuration against the
+    /// compiled sizes first.
+    pub fn load(dev: &Dev, files: &ModelFiles) -> Result<Self, String> {
+        let config = BertConfig::read(files)?;
+        config.check(MINILM)?;
+        let sentence = SentenceConfig::read(files)?;
+        let tokenizer = Tokenizer::from_vocab_file(&files.path("vocab.txt"))?
+            .with_max_len(sentence.max_seq_length);
+        let model =
+            MiniLm::from_entries(dev, Entries::read(&files.path("model.safetensors"))?, &config)?;
+        Ok(SentenceEncoder { tokenizer, model, sentence })
+    }
+
+    /// For the examples: the encoder from the cache, or the error on stderr and exit status 2.
+    pub fn load_or_exit(dev: &Dev) -> Self {
+        Self::load(dev, &ModelFiles::locate_or_exit()).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        })
+    }
+
+    /// The token ids of a text, `[CLS] ... [SEP]`, truncated at `max_seq_length`.
+    pub fn ids(&self, text: &str) -> Vec<usize> {
+        self.tokenizer.encode(text).ids
+    }
+
+    /// One embedding per text, in the texts' order. The texts are sorted by length and run
+    /// [`BATCH`] at a time, so each batch pads little, as sentence-transformers does.
+    pub fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+        self.embed_with(texts, Padding::Masked)
+    }
+
+    /// [`embed`](Self::embed), with or without the padding mask.
+    pub fn embed_with(&self, texts: &[&str], padding: Padding) -> Vec<Vec<f32>> {
+        let ids: Vec<Vec<usize>> = texts.iter().map(|t| self.ids(t)).collect();
+        let mut order: Vec<usize> = (0..ids.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(ids[i].len()));
+        let mut out = vec![Vec::new(); ids.len()];
+        for chunk in order.chunks(BATCH) {
+            let batch: Vec<Vec<usize>> = chunk.iter().map(|&i| ids[i].clone()).collect();
+            let pad = self.tokenizer.pad_id();
+            let rows = embed_ids(&self.model, &batch, pad, padding, self.sentence.normalize);
+            for (&i, row) in chunk.iter().zip(rows) {
+                out[i] = row;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,54 @@
+//! What the heads look at: the page's numbers from the committed reading, and the reading
+//! recomputed from the model.
+
+use ch12_real_bert::looks::{self, Looks};
+
+#[test]
+fn worked_example_what_bert_looks_at() {
+    let r = looks::committed();
+    assert_eq!((r.segments, r.tokens, format!("{:.3}", r.even_spread)), (64, 2884, "0.022".into()));
+    let layer = |s| Looks::per_layer(s).iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>();
+    assert_eq!(layer(&r.cls), ["0.086", "0.404", "0.415", "0.384", "0.422", "0.232"]);
+    assert_eq!(layer(&r.sep), ["0.027", "0.010", "0.011", "0.022", "0.015", "0.016"]);
+    assert_eq!(layer(&r.punctuation), ["0.098", "0.070", "0.075", "0.108", "0.091", "0.069"]);
+    let top = |s: &ch11_real_llm::heads::HeadScores| {
+        let (l, h, v) = s.top(1)[0];
+        format!("L{}H{} {v:.2}", l + 1, h + 1)
+    };
+    assert_eq!(top(&r.cls), "L2H12 0.68");
+    assert_eq!(top(&r.sep), "L4H12 0.07");
+    assert_eq!(top(&r.punctuation), "L4H12 0.36");
+    assert_eq!(top(&r.previous), "L1H3 1.00");
+    assert_eq!(top(&r.next), "L2H9 0.69");
+    assert_eq!((r.cls.above(0.5), r.sep.above(0.5), r.cls.above(0.3)), (12, 0, 42));
+    let maps: Vec<String> =
+        r.maps.iter().map(|m| format!("L{}H{} {}", m.layer, m.head, m.role)).collect();
+    assert_eq!(maps, ["L2H12 [CLS]", "L1H3 previous token", "L2H9 next token"]);
+}
+
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn the_committed_reading_is_the_models() {
+    let measured = looks::measure(crate::real_model::encoder());
+    let committed = looks::committed();
+    assert_eq!((measured.segments, measured.tokens), (committed.segments, committed.tokens));
+    let pairs = [
+        (&measured.cls, &committed.cls),
+        (&measured.sep, &committed.sep),
+        (&measured.punctuation, &committed.punctuation),
+        (&measured.previous, &committed.previous),
+        (&measured.next, &committed.next),
+    ];
+    for (m, c) in pairs {
+        for (a, b) in m.values.iter().zip(&c.values) {
+            assert!(
+                (a - b).abs() < 1e-5,
+                "measured {a}, committed {b}: `--example looks -- --save`"
+            );
+        }
+    }
+    for (m, c) in measured.maps.iter().zip(&committed.maps) {
+        assert_eq!((m.layer, m.head, &m.tokens), (c.layer, c.head, &c.tokens));
+        support::check::assert_close(&m.weights, &c.weights, 1e-5);
+    }
+}

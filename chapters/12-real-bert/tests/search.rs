@@ -1,0 +1,76 @@
+//! Asking the book: the paragraphs it is built from, and a question answered from chapter 1.
+
+use ch12_real_bert::book_index::{book_paragraphs, book_src, fingerprint, paragraphs, plain};
+use ch12_real_bert::search::Index;
+
+#[test]
+fn paragraphs_are_prose_with_their_chapter_and_section() {
+    let page = "# Masks\n\nIntro words that make a paragraph of prose here.\n\n## Padding\n\n\
+                A [link](x.md#y) and `code` and $x^2$ in one\nparagraph over two lines.\n\n\
+                ```rust\nlet ignored = 1; // a listing is not prose at all\n```\n\n\
+                | a | table | row | is | not | prose |\n\n> Tests: `a_test` names are not prose either.\n\n\
+                - a list item is a paragraph of its own\n- and so is the second item here\n\n\
+                Short caption.\n";
+    let got = paragraphs(page, "06-masks.md");
+    let texts: Vec<&str> = got.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Intro words that make a paragraph of prose here.",
+            "A link and code and x^2 in one paragraph over two lines.",
+            "a list item is a paragraph of its own",
+            "and so is the second item here",
+        ]
+    );
+    assert_eq!((got[0].chapter.as_str(), got[0].section.as_str()), ("6 Masks", "6 Masks"));
+    assert_eq!(got[1].section, "Padding");
+    assert_eq!(plain("1. **Score** every pair"), "Score every pair");
+}
+
+#[test]
+fn the_book_has_hundreds_of_paragraphs_from_every_chapter() {
+    let all = book_paragraphs(&book_src()).unwrap();
+    assert!(all.len() > 500, "{} paragraphs", all.len());
+    for n in 1..=12 {
+        assert!(all.iter().any(|p| p.chapter.starts_with(&format!("{n} "))), "chapter {n}");
+    }
+    assert!(all.iter().all(|p| !p.text.contains("{{#include") && !p.text.contains("```")));
+    // the fingerprint follows the text
+    let mut changed = all.clone();
+    changed[0].text.push('!');
+    assert_ne!(fingerprint(&all), fingerprint(&changed));
+}
+
+#[test]
+fn ranking_is_by_cosine_best_first() {
+    let p = |t: &str| ch12_real_bert::book_index::Paragraph {
+        page: "x.md".into(),
+        chapter: "1 X".into(),
+        section: "S".into(),
+        text: t.into(),
+    };
+    let paragraphs = vec![p("a"), p("b"), p("c")];
+    let index = Index {
+        fingerprint: fingerprint(&paragraphs),
+        paragraphs,
+        vectors: vec![vec![1.0, 0.0], vec![0.6, 0.8], vec![0.0, 1.0]],
+    };
+    let hits = index.rank(&[0.0, 1.0], 2);
+    let got: Vec<(&str, f32)> = hits.iter().map(|h| (h.paragraph.text.as_str(), h.score)).collect();
+    assert_eq!(got, [("c", 1.0), ("b", 0.8)]);
+}
+
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn worked_example_asking_the_book() {
+    let encoder = crate::real_model::encoder();
+    let all = book_paragraphs(&book_src()).unwrap();
+    // chapter 1 holds the answer; the index of chapters 1 to 3 is enough to find it
+    let some: Vec<_> = all.into_iter().filter(|p| p.page < "04".to_string()).collect();
+    let index = Index::build(encoder, some);
+    let q = &encoder.embed(&["why divide by the square root of d_k?"])[0];
+    let hits = index.rank(q, 5);
+    assert_eq!(hits[0].paragraph.page, "01-attention.md", "{:?}", hits[0]);
+    assert!(hits[0].score > 0.5, "{:?}", hits[0]);
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+}

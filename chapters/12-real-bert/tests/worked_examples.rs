@@ -1,0 +1,1 @@
+//! The worked examples of chapter 12, with every number its page shows.
