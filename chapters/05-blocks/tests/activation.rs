@@ -90,9 +90,8 @@ fn the_feed_forward_network_is_relu_unless_set_to_gelu() {
     let x = dev.tensor_from_vec(normal_vec(25, 12), (1, 3, Const::<4>));
     // each written out: linear2(f(linear1(x)))
     type Hidden = Tensor<(usize, usize, Const<8>), f32, Dev>;
-    let by_hand = |f: fn(Hidden) -> Hidden| {
-        relu.linear2.forward(f(relu.linear1.forward(x.clone()))).as_vec()
-    };
+    let by_hand =
+        |f: fn(Hidden) -> Hidden| relu.linear2.forward(f(relu.linear1.forward(x.clone()))).as_vec();
     assert_eq!(relu.forward(x.clone(), Mode::Eval).as_vec(), by_hand(|h| h.relu()));
     assert_eq!(gelu.forward(x.clone(), Mode::Eval).as_vec(), by_hand(|h| h.accurate_gelu()));
     assert_ne!(by_hand(|h| h.relu()), by_hand(|h| h.accurate_gelu()));

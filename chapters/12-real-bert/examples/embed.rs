@@ -13,7 +13,7 @@ fn main() {
     let args = or_exit(parse_embed_args(&std::env::args().skip(1).collect::<Vec<_>>()));
     let encoder = SentenceEncoder::load_or_exit(&Dev::default());
     let texts: Vec<&str> = args.texts.iter().map(String::as_str).collect();
-    let vectors = encoder.embed(&texts);
+    let vectors = encoder.embed_fast(&texts);
     if args.json {
         let rows: Vec<_> = texts
             .iter()

@@ -21,7 +21,7 @@ fn main() {
             eprintln!("indexing {n} paragraphs of book/src (once per change of the book)");
         }
     }));
-    let query = &encoder.embed(&[&args.query])[0];
+    let query = &encoder.embed_fast(&[&args.query])[0];
     println!("{}\n", args.query);
     for (rank, hit) in index.rank(query, args.top).iter().enumerate() {
         let p = hit.paragraph;

@@ -20,6 +20,7 @@ pub mod book_index;
 pub mod cli;
 pub mod config;
 pub mod corpus;
+pub mod fast;
 pub mod figures;
 pub mod files;
 pub mod load;
@@ -28,6 +29,8 @@ pub mod padding_lesson;
 pub mod pooling;
 pub mod search;
 pub mod sentence;
+pub mod speed;
+pub mod speed_table;
 pub mod tokenizer;
 
 pub use bert::{Bert, BertOutput, Embeddings, MiniLm, TinyBert};

@@ -31,7 +31,7 @@ impl Index {
         paragraphs: Vec<Paragraph>,
     ) -> Self {
         let texts: Vec<&str> = paragraphs.iter().map(|p| p.text.as_str()).collect();
-        let vectors = encoder.embed(&texts);
+        let vectors = encoder.embed_fast(&texts);
         Index { fingerprint: fingerprint(&paragraphs), paragraphs, vectors }
     }
 

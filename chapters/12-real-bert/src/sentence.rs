@@ -2,10 +2,12 @@
 //! normalisation, in batches, as sentence-transformers' `SentenceTransformer.encode` runs them.
 
 use ch06_masks::{encoder_mask, real_tokens_allowed};
+use ch08_efficient::fast::Isa;
 use dfdx::prelude::*;
 
 use crate::bert::{Bert, MiniLm};
 use crate::config::{BertConfig, SentenceConfig, MINILM};
+use crate::fast::FastEncoder;
 use crate::files::ModelFiles;
 use crate::load::Entries;
 use crate::pooling::{mean_pool, normalize};
@@ -55,10 +57,21 @@ pub fn embed_ids<
 }
 // ANCHOR_END: embed_ids
 
+/// Which implementation embeds: chapter 5's blocks on dfdx, or the same weights on the fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// [`MiniLm`]: chapter 5's encoder and chapter 6's mask, on the dfdx device
+    Dfdx,
+    /// [`FastEncoder`]: no padding, chapter 8's kernels, on the CPU
+    Fast,
+}
+
 /// all-MiniLM-L6-v2 with its tokenizer and sentence-transformers' settings.
 pub struct SentenceEncoder<Dev: Device<f32>> {
     pub tokenizer: Tokenizer,
     pub model: MiniLm<Dev>,
+    /// the same weights, packed for the fast path
+    pub fast: FastEncoder,
     pub sentence: SentenceConfig,
 }
 
@@ -73,7 +86,8 @@ impl<Dev: Device<f32>> SentenceEncoder<Dev> {
             .with_max_len(sentence.max_seq_length);
         let model =
             MiniLm::from_entries(dev, Entries::read(&files.path("model.safetensors"))?, &config)?;
-        Ok(SentenceEncoder { tokenizer, model, sentence })
+        let fast = FastEncoder::new(&model, Isa::chosen());
+        Ok(SentenceEncoder { tokenizer, model, fast, sentence })
     }
 
     /// For the examples: the encoder from the cache, or the error on stderr and exit status 2.
@@ -89,22 +103,47 @@ impl<Dev: Device<f32>> SentenceEncoder<Dev> {
         self.tokenizer.encode(text).ids
     }
 
-    /// One embedding per text, in the texts' order. The texts are sorted by length and run
-    /// [`BATCH`] at a time, so each batch pads little, as sentence-transformers does.
+    /// One embedding per text, in the texts' order, by chapter 5's blocks. The texts are sorted
+    /// by length and run [`BATCH`] at a time, so each batch pads little, as sentence-transformers
+    /// does.
     pub fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
         self.embed_with(texts, Padding::Masked)
     }
 
+    /// [`embed`](Self::embed) on the fast path: the same numbers to float32 rounding, sooner.
+    pub fn embed_fast(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+        self.embed_on(Path::Fast, texts)
+    }
+
+    /// [`embed`](Self::embed) on either path.
+    pub fn embed_on(&self, path: Path, texts: &[&str]) -> Vec<Vec<f32>> {
+        match path {
+            Path::Dfdx => self.embed_with(texts, Padding::Masked),
+            Path::Fast => self.in_batches(texts, |ids| self.fast.embed_ids(ids)),
+        }
+    }
+
     /// [`embed`](Self::embed), with or without the padding mask.
     pub fn embed_with(&self, texts: &[&str], padding: Padding) -> Vec<Vec<f32>> {
+        let pad = self.tokenizer.pad_id();
+        let unit = self.sentence.normalize;
+        self.in_batches(texts, |ids| embed_ids(&self.model, ids, pad, padding, unit))
+    }
+
+    /// Runs `batch` on the texts' ids, [`BATCH`] at a time, longest first; the results come back
+    /// in the texts' order.
+    fn in_batches(
+        &self,
+        texts: &[&str],
+        batch: impl Fn(&[Vec<usize>]) -> Vec<Vec<f32>>,
+    ) -> Vec<Vec<f32>> {
         let ids: Vec<Vec<usize>> = texts.iter().map(|t| self.ids(t)).collect();
         let mut order: Vec<usize> = (0..ids.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(ids[i].len()));
         let mut out = vec![Vec::new(); ids.len()];
         for chunk in order.chunks(BATCH) {
-            let batch: Vec<Vec<usize>> = chunk.iter().map(|&i| ids[i].clone()).collect();
-            let pad = self.tokenizer.pad_id();
-            let rows = embed_ids(&self.model, &batch, pad, padding, self.sentence.normalize);
+            let chunk_ids: Vec<Vec<usize>> = chunk.iter().map(|&i| ids[i].clone()).collect();
+            let rows = batch(&chunk_ids);
             for (&i, row) in chunk.iter().zip(rows) {
                 out[i] = row;
             }

@@ -9,6 +9,7 @@ mod padding_lesson;
 mod parity;
 mod real_model;
 mod search;
+mod speed_table;
 mod tiny;
 mod tokenizer_parity;
 mod tokenizer_rules;

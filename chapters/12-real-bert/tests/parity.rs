@@ -1,6 +1,7 @@
 //! The chapter's encoder against sentence-transformers on the committed fixtures: the same token
 //! ids, the same embeddings to float32 precision, alone or in a padded batch.
 
+use ch12_real_bert::sentence::Path;
 use ch12_real_bert::{cosine, Padding};
 
 use crate::real_model::{encoder, fixture};
@@ -12,22 +13,43 @@ fn max_difference(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
-#[test]
-#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
-fn parity_with_sentence_transformers() {
+/// Each fixture sentence alone, on `path`: the largest difference from sentence-transformers.
+fn parity_on(path: Path) -> f32 {
     let enc = encoder();
     let fixture = fixture();
     let mut worst = 0.0f32;
     for s in &fixture {
         assert_eq!(enc.ids(&s.text), s.ids, "token ids of {:?}", s.text);
-        let ours = &enc.embed(&[&s.text])[0];
+        let ours = &enc.embed_on(path, &[&s.text])[0];
         let d = max_difference(ours, &s.embedding);
-        assert!(d < TOLERANCE, "{:?}: differs by {d} from sentence-transformers", s.text);
+        assert!(d < TOLERANCE, "{path:?}, {:?}: differs by {d} from sentence-transformers", s.text);
         worst = worst.max(d);
     }
-    println!("largest difference over {} sentences: {worst:.2e}", fixture.len());
+    println!("{path:?}: largest difference over {} sentences: {worst:.2e}", fixture.len());
+    worst
+}
+
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn parity_with_sentence_transformers() {
+    parity_on(Path::Dfdx);
+    let fixture = fixture();
     // a check that could not fail would prove nothing: the embeddings are far from each other
     assert!(max_difference(&fixture[0].embedding, &fixture[1].embedding) > 0.05);
+}
+
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn parity_with_sentence_transformers_on_the_fast_path() {
+    parity_on(Path::Fast);
+    // and all the fixture sentences in one batch, as the speed comparison runs them
+    let enc = encoder();
+    let fixture = fixture();
+    let texts: Vec<&str> = fixture.iter().map(|s| s.text.as_str()).collect();
+    for (ours, s) in enc.embed_fast(&texts).iter().zip(&fixture) {
+        let d = max_difference(ours, &s.embedding);
+        assert!(d < TOLERANCE, "{:?} in a batch: differs by {d}", s.text);
+    }
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn worked_example_asking_the_book() {
     let encoder = crate::real_model::encoder();
     let all = book_paragraphs(&book_src()).unwrap();
     // chapter 1 holds the answer; the index of chapters 1 to 3 is enough to find it
-    let some: Vec<_> = all.into_iter().filter(|p| p.page < "04".to_string()).collect();
+    let some: Vec<_> = all.into_iter().filter(|p| p.page.as_str() < "04").collect();
     let index = Index::build(encoder, some);
     let q = &encoder.embed(&["why divide by the square root of d_k?"])[0];
     let hits = index.rank(q, 5);

@@ -126,8 +126,9 @@ impl OnPath for Tile<'_> {
 
 // ANCHOR: pack_keys
 /// Copies `cols` keys of width `d` (row-major) into panels of `nr` keys: value `c` of key
-/// `p·nr + t` goes to `(p·d + c)·nr + t`. Keys past `cols` are zeros.
-pub(super) fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
+/// `p·nr + t` goes to `(p·d + c)·nr + t`. Keys past `cols` are zeros. (The rows of a linear
+/// layer's weight pack the same way: chapter 12 multiplies by them with [`scores`].)
+pub fn pack_keys(dst: &mut [f32], keys: &[f32], d: usize, nr: usize) {
     for (p, panel) in dst.chunks_exact_mut(d * nr).enumerate() {
         let present = (keys.len() / d).saturating_sub(p * nr).min(nr);
         for (c, out) in panel.chunks_exact_mut(nr).enumerate() {

@@ -1,0 +1,102 @@
+"""Chapter 12's speed table, measured side by side: this chapter's fast path and chapter 5's
+blocks on dfdx against sentence-transformers on PyTorch, embedding the same 256 entries of chapter
+10's text in batches of 32, 2 threads each. Rounds alternate between the programs; the best round
+of each counts. Writes measurements/speed/<machine>.json, from which the page's table is generated
+(`cargo run --release -p ch12-real-bert --example speed_table`).
+
+    python3 chapters/12-real-bert/compare/compare_speed.py [--rounds 5] [--out NAME]
+
+Needs the model's files (`cargo xtask models`). Makes its venv under ~/.cache/attention-in-rust/
+on first use: torch-venv with sentence-transformers (several GB; shared with chapters 8 and 11).
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+CACHE = Path.home() / ".cache" / "attention-in-rust"
+MODEL = CACHE / "models" / "all-minilm-l6-v2"
+THREADS = 2
+PACKAGES = ["torch", "numpy", "transformers==5.24.0", "sentence-transformers==6.2.0"]
+
+
+def torch_python():
+    """The venv's python, made and filled on first use."""
+    path = CACHE / "torch-venv"
+    python = path / "bin" / "python"
+    if not python.exists():
+        venv.create(path, with_pip=True)
+    check = "import importlib.metadata as m, sys; [m.version(p.split('==')[0]) for p in sys.argv[1:]]"
+    if subprocess.run([str(python), "-c", check, *PACKAGES], capture_output=True).returncode != 0:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *PACKAGES], check=True)
+    return str(python)
+
+
+def run_json(command, env):
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", help="the file's name, without .json (default: the CPU's)")
+    args = parser.parse_args()
+    if not (MODEL / "model.safetensors").exists():
+        sys.exit(f"{MODEL} is missing: run `cargo xtask models`")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ch12-real-bert", "--example", "speed"],
+                   check=True, cwd=ROOT)
+    ours = [str(ROOT / "target" / "release" / "examples" / "speed"), "--json"]
+    env = dict(os.environ, RAYON_NUM_THREADS=str(THREADS), OMP_NUM_THREADS=str(THREADS),
+               HF_HUB_OFFLINE="1")
+    python = torch_python()
+    rounds, first = {}, None
+    with tempfile.TemporaryDirectory() as tmp:
+        texts_path = Path(tmp) / "texts.json"
+        for r in range(args.rounds):
+            result = run_json(ours, env)
+            if first is None:
+                first = result
+                texts_path.write_text(json.dumps(result["texts"]))
+            for program in result["programs"]:
+                rounds.setdefault(program["program"], []).append(program)
+            st = run_json([python, str(HERE / "st_round.py"), str(MODEL), str(texts_path),
+                           str(THREADS)], env)
+            rounds.setdefault(st["program"], []).append(st)
+            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    rows = [{
+        "program": name,
+        "sentences_per_s": max(x["sentences_per_s"] for x in runs),
+        "rounds": [round(x["sentences_per_s"], 3) for x in runs],
+        "versions": runs[0].get("versions", {}),
+    } for name, runs in rounds.items()]
+    record = {
+        "machine": first["machine"],
+        "isa": first["isa"],
+        "threads": THREADS,
+        "sentences": first["sentences"],
+        "tokens": first["tokens"],
+        "batch": 32,
+        "rounds": args.rounds,
+        "programs": rows,
+    }
+    cpu = re.sub(r"\((r|tm)\)", "", first["machine"].split(",")[0].lower())
+    name = args.out or re.sub(r"[^a-z0-9]+", "-", cpu).strip("-")
+    out = HERE.parent / "measurements" / "speed" / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    for row in rows:
+        print(f"{row['program']:>26}: {row['sentences_per_s']:7.1f} sentences/s {row['rounds']}")
+    print(f"wrote {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
