@@ -57,3 +57,21 @@ fn a_part_named_otherwise_is_reported_by_name() {
         assert!(problems.contains(&want), "{want:?} not in:\n{problems}");
     }
 }
+
+/// Cargo builds every example of the workspace into one folder (`target/<profile>/examples/`),
+/// so two chapters' examples of one name overwrite each other's program, and the book's outputs
+/// could come from the wrong chapter: every example name is used once.
+#[test]
+fn every_example_name_is_used_once_in_the_workspace() {
+    let mut seen = std::collections::BTreeMap::new();
+    for ch in workspace_tools::Chapter::all(&workspace_root()).unwrap() {
+        let Ok(entries) = std::fs::read_dir(ch.dir.join("examples")) else { continue };
+        for entry in entries {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if let Some(other) = seen.insert(name.clone(), ch.slug.clone()) {
+                panic!("examples/{name} is in both chapters/{other} and chapters/{}", ch.slug);
+            }
+        }
+    }
+    assert!(seen.len() > 40, "{} examples found", seen.len());
+}

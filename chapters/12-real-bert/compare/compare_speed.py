@@ -2,7 +2,7 @@
 blocks on dfdx against sentence-transformers on PyTorch, embedding the same 256 entries of chapter
 10's text in batches of 32, 2 threads each. Rounds alternate between the programs; the best round
 of each counts. Writes measurements/speed/<machine>.json, from which the page's table is generated
-(`cargo run --release -p ch12-real-bert --example speed_table`).
+(`cargo run --release -p ch12-real-bert --example embed_speed_table`).
 
     python3 chapters/12-real-bert/compare/compare_speed.py [--rounds 5] [--out NAME]
 
@@ -52,9 +52,9 @@ def main():
     args = parser.parse_args()
     if not (MODEL / "model.safetensors").exists():
         sys.exit(f"{MODEL} is missing: run `cargo xtask models`")
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ch12-real-bert", "--example", "speed"],
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ch12-real-bert", "--example", "embed_speed"],
                    check=True, cwd=ROOT)
-    ours = [str(ROOT / "target" / "release" / "examples" / "speed"), "--json"]
+    ours = [str(ROOT / "target" / "release" / "examples" / "embed_speed"), "--json"]
     env = dict(os.environ, RAYON_NUM_THREADS=str(THREADS), OMP_NUM_THREADS=str(THREADS),
                HF_HUB_OFFLINE="1")
     python = torch_python()

@@ -6,7 +6,9 @@ use ch12_real_bert::looks::{self, Looks};
 #[test]
 fn worked_example_what_bert_looks_at() {
     let r = looks::committed();
+    assert_eq!((looks::SEGMENTS, looks::TOKENS), (64, (24, 128)));
     assert_eq!((r.segments, r.tokens, format!("{:.3}", r.even_spread)), (64, 2884, "0.022".into()));
+    assert_eq!(r.cls.values.len(), 72); // 6 layers of 12 heads
     let layer = |s| Looks::per_layer(s).iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>();
     assert_eq!(layer(&r.cls), ["0.086", "0.404", "0.415", "0.384", "0.422", "0.232"]);
     assert_eq!(layer(&r.sep), ["0.027", "0.010", "0.011", "0.022", "0.015", "0.016"]);
@@ -21,6 +23,10 @@ fn worked_example_what_bert_looks_at() {
     assert_eq!(top(&r.previous), "L1H3 1.00");
     assert_eq!(top(&r.next), "L2H9 0.69");
     assert_eq!((r.cls.above(0.5), r.sep.above(0.5), r.cls.above(0.3)), (12, 0, 42));
+    // chapter 11's sinks, for the comparison: 97 of SmolLM2's 162 heads in layers 13 to 30
+    let smollm2 = ch11_real_llm::heads::committed().sinks;
+    let late = &smollm2.values[12 * smollm2.heads..];
+    assert_eq!((late.iter().filter(|&&v| v > 0.5).count(), late.len()), (97, 162));
     let maps: Vec<String> =
         r.maps.iter().map(|m| format!("L{}H{} {}", m.layer, m.head, m.role)).collect();
     assert_eq!(maps, ["L2H12 [CLS]", "L1H3 previous token", "L2H9 next token"]);

@@ -34,6 +34,8 @@ fn parity_on(path: Path) -> f32 {
 fn parity_with_sentence_transformers() {
     parity_on(Path::Dfdx);
     let fixture = fixture();
+    assert_eq!(fixture.len(), 24);
+    assert!(fixture.iter().any(|s| s.text.split_whitespace().count() == 300 && s.ids.len() == 256));
     // a check that could not fail would prove nothing: the embeddings are far from each other
     assert!(max_difference(&fixture[0].embedding, &fixture[1].embedding) > 0.05);
 }
@@ -85,4 +87,21 @@ fn a_padded_batch_equals_each_sentence_alone() {
     }
     println!("largest difference, batch against alone: {worst:.2e}");
     assert!(worst < TOLERANCE, "a padded batch changes an embedding by {worst}");
+}
+
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn the_file_holds_104_entries_and_the_config_its_sizes() {
+    let files = ch12_real_bert::ModelFiles::locate().unwrap();
+    let bytes = std::fs::read(files.path("model.safetensors")).unwrap();
+    let file = ::safetensors::SafeTensors::deserialize(&bytes).unwrap();
+    assert_eq!(file.names().len(), 104);
+    for skipped in ch12_real_bert::load::SKIPPED {
+        assert!(file.names().contains(&&skipped.to_string()), "{skipped}");
+    }
+    let config = ch12_real_bert::BertConfig::read(&files).unwrap();
+    assert_eq!(config.check(ch12_real_bert::MINILM), Ok(()));
+    assert_eq!((config.layer_norm_eps, encoder().model.embeddings.norm.eps), (1e-12, 1e-12));
+    assert_eq!(encoder().sentence.max_seq_length, 256);
+    assert!(encoder().sentence.mean_pooling && encoder().sentence.normalize);
 }

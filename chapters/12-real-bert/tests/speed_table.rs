@@ -27,7 +27,7 @@ fn the_speed_table_is_current() {
     assert_eq!(
         committed,
         speed_table::tables(),
-        "measurements/speed.md is stale: cargo run --release -p ch12-real-bert --example speed_table"
+        "measurements/speed.md is stale: cargo run --release -p ch12-real-bert --example embed_speed_table"
     );
 }
 

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! An example that takes command-line arguments reads them from `outputs/NAME.args` (one line,
-//! separated by spaces); the first line then shows them after `--`.
+//! separated by spaces; an argument in double quotes may hold spaces); the first line then shows
+//! them after `--`, quoted as they were.
 //!
 //! An example that runs a published model (chapter 11 on) has a file `outputs/NAME.needs-models`
 //! beside its output: it is checked only where the model files are, by the ignored test that
@@ -49,7 +50,10 @@ impl Output {
         if self.args.is_empty() {
             line
         } else {
-            format!("{line} -- {}", self.args.join(" "))
+            let quoted: Vec<String> = (self.args.iter())
+                .map(|a| if a.contains(' ') { format!("\"{a}\"") } else { a.clone() })
+                .collect();
+            format!("{line} -- {}", quoted.join(" "))
         }
     }
 
@@ -67,12 +71,28 @@ impl Output {
             bail!("{} has no program: there is no examples/{example}.rs beside it", path.display());
         }
         let args = match std::fs::read_to_string(path.with_extension("args")) {
-            Ok(line) => line.split_whitespace().map(String::from).collect(),
+            Ok(line) => split_args(&line),
             Err(_) => Vec::new(),
         };
         let needs_models = path.with_extension("needs-models").exists();
         Ok(Output { path, package: package.to_string(), example, args, needs_models })
     }
+}
+
+/// The arguments of an `.args` line: words separated by white space, or double-quoted runs that
+/// may hold spaces (no escapes; a quote cannot appear inside an argument).
+pub fn split_args(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        let (arg, after) = match rest.strip_prefix('"') {
+            Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+            None => rest.split_once(char::is_whitespace).unwrap_or((rest, "")),
+        };
+        out.push(arg.to_string());
+        rest = after.trim_start();
+    }
+    out
 }
 
 /// The example programs of the whole workspace, by example name, built once the way
@@ -227,5 +247,8 @@ mod tests {
         assert_eq!(o.expected("hi\n"), "$ cargo run -p ch01-x --example demo\nhi\n");
         let with_args = Output { args: vec!["3".into(), "1".into()], ..o };
         assert_eq!(with_args.command(), "$ cargo run -p ch01-x --example demo -- 3 1");
+        let quoted = Output { args: split_args(r#""a b" c  "d""#), ..with_args };
+        assert_eq!(quoted.args, ["a b", "c", "d"]);
+        assert_eq!(quoted.command(), r#"$ cargo run -p ch01-x --example demo -- "a b" c d"#);
     }
 }

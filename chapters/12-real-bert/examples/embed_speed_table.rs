@@ -1,5 +1,5 @@
 //! Writes `measurements/speed.md`, the page's speed table, from the committed comparisons
-//! (`cargo run --release -p ch12-real-bert --example speed_table`).
+//! (`cargo run --release -p ch12-real-bert --example embed_speed_table`).
 
 use ch12_real_bert::speed_table;
 

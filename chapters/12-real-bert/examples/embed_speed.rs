@@ -3,7 +3,7 @@
 //! which alternates rounds with sentence-transformers).
 //!
 //! ```text
-//! cargo run --release -p ch12-real-bert --example speed
+//! cargo run --release -p ch12-real-bert --example embed_speed
 //! ```
 
 use ch11_real_llm::cli::flag_or_exit;
@@ -12,7 +12,7 @@ use ch12_real_bert::speed::{seconds, texts};
 use ch12_real_bert::SentenceEncoder;
 
 fn main() {
-    let json = flag_or_exit("--json", "usage: speed [--json]");
+    let json = flag_or_exit("--json", "usage: embed_speed [--json]");
     let encoder = SentenceEncoder::load_or_exit(&support::Dev::default());
     let texts = texts();
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
