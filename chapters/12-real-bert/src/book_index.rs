@@ -66,8 +66,8 @@ pub fn paragraphs(markdown: &str, page: &str) -> Vec<Paragraph> {
 }
 // ANCHOR_END: paragraphs
 
-/// Markdown to plain text: links keep their words, emphasis and code marks go, and so do the
-/// dollar signs around formulas, and list markers.
+/// Markdown to plain text: links and images keep their words, emphasis and code marks go, and so
+/// do the dollar signs around formulas, and list markers. Brackets that are no link (`[CLS]`) stay.
 pub fn plain(markdown: &str) -> String {
     let mut s = markdown.trim();
     for marker in ["- ", "* "] {
@@ -83,17 +83,37 @@ pub fn plain(markdown: &str) -> String {
     while let Some(open) = rest.find('[') {
         out.push_str(&rest[..open]);
         rest = &rest[open + 1..];
-        match rest.find("](").zip(rest.find(')')) {
-            Some((close, end)) if close < end => {
-                out.push_str(&rest[..close]); // the link's words, without its address
-                rest = &rest[end + 1..];
+        match link(rest) {
+            Some((words, after)) => {
+                if out.ends_with('!') {
+                    out.pop(); // an image: its words are its caption
+                }
+                out.push_str(words); // the link's words, without its address
+                rest = after;
             }
-            _ => out.push('['),
+            None => out.push('['),
         }
     }
     out.push_str(rest);
     let out: String = out.chars().filter(|c| !matches!(c, '*' | '`' | '$')).collect();
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// After a `[`: the words of a link `words](address)` and the text after it, or `None` when the
+/// bracket opens no link. The words may hold brackets of their own (`[on [CLS]](x.svg)`).
+fn link(after_open: &str) -> Option<(&str, &str)> {
+    let mut depth = 1;
+    let close = after_open.char_indices().find_map(|(i, c)| {
+        depth += match c {
+            '[' => 1,
+            ']' => -1,
+            _ => 0,
+        };
+        (depth == 0).then_some(i)
+    })?;
+    let address = after_open[close + 1..].strip_prefix('(')?;
+    let end = address.find(')')?;
+    Some((&after_open[..close], &address[end + 1..]))
 }
 
 /// The book's chapter pages (`NN-*.md`) and its introduction, in order, as paragraphs.

@@ -25,6 +25,13 @@ fn paragraphs_are_prose_with_their_chapter_and_section() {
     assert_eq!((got[0].chapter.as_str(), got[0].section.as_str()), ("6 Masks", "6 Masks"));
     assert_eq!(got[1].section, "Padding");
     assert_eq!(plain("1. **Score** every pair"), "Score every pair");
+    // brackets that open no link stay, even with a link after them; an image keeps its caption
+    assert_eq!(
+        plain("The **`[CLS]` token** of [Dosovitskiy et al. 2021](references.md#d) (ViT)"),
+        "The [CLS] token of Dosovitskiy et al. 2021 (ViT)"
+    );
+    assert_eq!(plain("![Weight on [CLS] and [SEP]](figures/a.svg)"), "Weight on [CLS] and [SEP]");
+    assert_eq!(plain("a [b] c [d](e"), "a [b] c [d](e");
 }
 
 #[test]
