@@ -8,7 +8,8 @@
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
 //!   growth rate of a measured cost.
-//! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills).
+//! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills);
+//!   [`cli::or_exit`]: an example's one-line error and exit status 2.
 //! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
 //!   [`saved`]: a committed training run ([`saved::Committed`]), saved whole or not at all
 //!   ([`SaveError`]) and read back ([`LoadError`]).
@@ -18,6 +19,7 @@
 //! Nothing here knows about attention: chapters depend on this crate, never the other way round.
 
 pub mod check;
+pub mod cli;
 pub mod error;
 pub mod fit;
 pub mod fixtures;

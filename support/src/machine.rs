@@ -14,6 +14,17 @@ pub fn describe() -> String {
     format!("{model}, {cores} cores ({})", vector_isa(&cpuinfo).join(", "))
 }
 
+/// Whether `line` is a machine as [`describe`] writes it, `"<CPU>, N cores (<sets>)"`: what every
+/// committed measurement must say about where it ran. The error quotes the line.
+pub fn check_line(line: &str) -> Result<(), String> {
+    let rest = line.split_once(", ").map_or("", |(_, rest)| rest);
+    let count = rest.split_once(" cores (").map_or("", |(n, _)| n);
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) || !rest.ends_with(')') {
+        return Err(format!("machine {line:?} is not '<CPU>, N cores (...)'"));
+    }
+    Ok(())
+}
+
 /// Which of `avx2`, `fma` and `avx512f` the `flags` line of `cpuinfo` lists.
 fn vector_isa(cpuinfo: &str) -> Vec<&'static str> {
     let flags = cpuinfo.lines().find_map(|l| l.strip_prefix("flags")).unwrap_or("");
@@ -38,5 +49,15 @@ mod tests {
     fn names_the_cores() {
         let cores = std::thread::available_parallelism().unwrap().get();
         assert!(describe().contains(&format!(", {cores} cores (")), "{}", describe());
+    }
+
+    #[test]
+    fn a_machine_line_is_checked() {
+        assert_eq!(check_line(&describe()), Ok(()));
+        assert_eq!(check_line("Intel(R) Xeon(R) Processor, 2 cores (avx2, fma, avx512f)"), Ok(()));
+        for bad in ["", "my laptop", "Xeon, two cores (avx2)", "Xeon, 2 cores", "Xeon, cores ()"] {
+            let e = check_line(bad).unwrap_err();
+            assert_eq!(e, format!("machine {bad:?} is not '<CPU>, N cores (...)'"));
+        }
     }
 }

@@ -4,10 +4,10 @@
 //! `--save` writes them to `measurements/heads.json` for the page's figures. Layers and heads
 //! counted from 1.
 
-use ch11_real_llm::cli;
 use ch11_real_llm::heads::{self, HeadScores};
 use ch11_real_llm::tokenizer::Tokenizer;
 use ch11_real_llm::{model_file, smollm2};
+use support::cli::flag_or_exit;
 
 fn show(name: &str, scores: &HeadScores) {
     let top: Vec<String> = (scores.top(5).iter())
@@ -17,7 +17,7 @@ fn show(name: &str, scores: &HeadScores) {
 }
 
 fn main() {
-    let save = cli::flag_or_exit("--save", "usage: head_roles [--save]");
+    let save = flag_or_exit("--save", "usage: head_roles [--save]");
     let file = model_file::open_or_exit();
     let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| panic!("{e}"));
     let model =

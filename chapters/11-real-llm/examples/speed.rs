@@ -4,11 +4,11 @@
 //! (`cargo run --release -p ch11-real-llm --example speed`). `--json` prints one round of each
 //! as JSON, for `compare/compare_speed.py`.
 
-use ch11_real_llm::cli;
 use ch11_real_llm::decode::{Decoder, Weights};
 use ch11_real_llm::speed::{self, Round};
 use ch11_real_llm::tokenizer::Tokenizer;
 use ch11_real_llm::{model_file, smollm2};
+use support::cli::flag_or_exit;
 
 fn best(rounds: &[Round]) -> (f64, f64) {
     let p = rounds.iter().map(|r| r.prefill_tokens_per_s).fold(0.0, f64::max);
@@ -16,7 +16,7 @@ fn best(rounds: &[Round]) -> (f64, f64) {
 }
 
 fn main() {
-    let json = cli::flag_or_exit("--json", "usage: speed [--json]");
+    let json = flag_or_exit("--json", "usage: speed [--json]");
     let file = model_file::open_or_exit();
     let prompt = speed::prompt_ids(&Tokenizer::from_gguf(&file).unwrap());
     let rounds = if json { 1 } else { 3 };

@@ -3,13 +3,11 @@
 //! (`cargo run --release -p ch11-real-llm --example speed_table`).
 
 use ch11_real_llm::speed_table;
+use support::cli::or_exit;
 
 fn main() {
     for (name, run) in speed_table::committed() {
-        if let Err(e) = run.check() {
-            eprintln!("measurements/speed/{name}.json: {e}");
-            std::process::exit(2);
-        }
+        or_exit(run.check().map_err(|e| format!("measurements/speed/{name}.json: {e}")));
     }
     let folder = speed_table::folder();
     std::fs::write(folder.with_extension("md"), speed_table::tables()).expect("speed.md written");

@@ -3,14 +3,14 @@
 //! (`cargo run --release -p ch11-real-llm --example streaming`); `--save` writes
 //! `measurements/streaming.json`, from which the page's figure is drawn.
 
-use ch11_real_llm::cli;
 use ch11_real_llm::decode::{Decoder, Weights};
 use ch11_real_llm::model_file;
 use ch11_real_llm::streaming::{self, CACHE_SLOTS};
 use ch11_real_llm::tokenizer::Tokenizer;
+use support::cli::flag_or_exit;
 
 fn main() {
-    let save = cli::flag_or_exit("--save", "usage: streaming [--save]");
+    let save = flag_or_exit("--save", "usage: streaming [--save]");
     let file = model_file::open_or_exit();
     let ids = streaming::text_ids(&Tokenizer::from_gguf(&file).unwrap());
     let model = Decoder::from_gguf(&file, Weights::Quantized).unwrap();

@@ -72,19 +72,6 @@ fn number(text: &str, name: &str, min: f64) -> Result<f64, String> {
         .ok_or(format!("{name} {text:?}: a whole number of at least {min}"))
 }
 
-/// For the examples that take one optional flag: whether `flag` was given; anything else prints
-/// `usage` on stderr and exits with status 2.
-pub fn flag_or_exit(flag: &str, usage: &str) -> bool {
-    match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => false,
-        [given] if given == flag => true,
-        _ => {
-            eprintln!("{usage}");
-            std::process::exit(2)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

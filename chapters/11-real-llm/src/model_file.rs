@@ -23,8 +23,5 @@ pub fn read() -> Result<Vec<u8>, String> {
 pub fn open_or_exit() -> crate::gguf::Gguf {
     let parsed =
         read().and_then(|bytes| crate::gguf::Gguf::parse(bytes).map_err(|e| e.to_string()));
-    parsed.unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    })
+    support::cli::or_exit(parsed)
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use support::saved::read_json_folder;
 
 /// One part of a decode step, in the round that decoded fastest.
 #[derive(Clone, Debug, Deserialize)]
@@ -68,11 +69,7 @@ impl SpeedRun {
     /// What a run must say to be shown: its machine, 2 threads, every program with every round,
     /// each best the largest of its rounds, every program's tokens counted.
     pub fn check(&self) -> Result<(), String> {
-        let rest = self.machine.split_once(", ").map_or("", |(_, rest)| rest);
-        let count = rest.split_once(" cores (").map_or("", |(n, _)| n);
-        if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) || !rest.ends_with(')') {
-            return Err(format!("machine {:?} is not '<CPU>, N cores (...)'", self.machine));
-        }
+        support::machine::check_line(&self.machine)?;
         if self.threads != 2 {
             return Err(format!("{} threads, not 2", self.threads));
         }
@@ -167,22 +164,12 @@ pub fn folder() -> PathBuf {
 }
 
 /// Every committed comparison, by file name, sorted.
+///
+/// # Panics
+/// If a file cannot be read as a [`SpeedRun`]; the message names it and the script that writes it.
 pub fn committed() -> Vec<(String, SpeedRun)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder())
-        .expect("measurements/speed")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable");
-            let run: SpeedRun =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            (path.file_stem().unwrap().to_string_lossy().into_owned(), run)
-        })
-        .collect()
+    let writer = "python3 chapters/11-real-llm/compare/compare_speed.py";
+    read_json_folder(folder(), "a speed comparison", writer).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every machine's speed table, the file `measurements/speed.md` holds.

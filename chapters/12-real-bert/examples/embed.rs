@@ -5,8 +5,9 @@
 //! cargo run --release -p ch12-real-bert --example embed -- --json "a text"   # the vectors
 //! ```
 
-use ch12_real_bert::cli::{or_exit, parse_embed_args};
+use ch12_real_bert::cli::parse_embed_args;
 use ch12_real_bert::{cosine_matrix, SentenceEncoder};
+use support::cli::or_exit;
 use support::Dev;
 
 fn main() {

@@ -6,10 +6,10 @@
 //! cargo run --release -p ch12-real-bert --example embed_speed
 //! ```
 
-use ch11_real_llm::cli::flag_or_exit;
 use ch12_real_bert::sentence::Path;
 use ch12_real_bert::speed::{seconds, texts};
 use ch12_real_bert::SentenceEncoder;
+use support::cli::flag_or_exit;
 
 fn main() {
     let json = flag_or_exit("--json", "usage: embed_speed [--json]");

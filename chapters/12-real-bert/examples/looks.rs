@@ -7,10 +7,10 @@
 //! cargo run --release -p ch12-real-bert --example looks
 //! ```
 
-use ch11_real_llm::cli::flag_or_exit;
 use ch11_real_llm::heads::HeadScores;
 use ch12_real_bert::looks::{self, Looks};
 use ch12_real_bert::SentenceEncoder;
+use support::cli::flag_or_exit;
 
 fn top(name: &str, scores: &HeadScores) {
     let top: Vec<String> =

@@ -8,9 +8,10 @@
 //! The first run (and the first after the book changes) embeds every paragraph into
 //! `target/book-index/`; later runs read it.
 
-use ch12_real_bert::cli::{or_exit, parse_search_args};
+use ch12_real_bert::cli::parse_search_args;
 use ch12_real_bert::search::current_index;
 use ch12_real_bert::SentenceEncoder;
+use support::cli::or_exit;
 use support::Dev;
 
 fn main() {

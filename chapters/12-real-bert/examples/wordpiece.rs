@@ -5,13 +5,13 @@
 //! cargo run --release -p ch12-real-bert --example wordpiece -- "Naïve tokenizers can't split unbelievably long words."
 //! ```
 
-use ch12_real_bert::cli::or_exit;
 use ch12_real_bert::{ModelFiles, Tokenizer};
+use support::cli::or_exit;
 
 fn main() {
     let text = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
     if text.trim().is_empty() {
-        or_exit::<()>(Err("an empty text; usage: wordpiece TEXT".into()));
+        or_exit::<(), _>(Err("an empty text; usage: wordpiece TEXT"));
     }
     let files = ModelFiles::locate_or_exit();
     let tok = or_exit(Tokenizer::from_vocab_file(&files.path("vocab.txt")));

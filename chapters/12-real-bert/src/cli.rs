@@ -1,5 +1,5 @@
 //! The command lines of the `embed` and `search` examples: every mistake is a one-line message
-//! (the example prints it and exits with status 2).
+//! (the example prints it and exits with status 2, `support::cli::or_exit`).
 
 /// What `embed` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,14 +67,6 @@ pub fn parse_search_args(args: &[String]) -> Result<SearchArgs, String> {
         return Err(format!("an empty question; {SEARCH_USAGE}"));
     }
     Ok(out)
-}
-
-/// For the examples: the parsed arguments, or the message on stderr and exit status 2.
-pub fn or_exit<T>(parsed: Result<T, String>) -> T {
-    parsed.unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    })
 }
 
 #[cfg(test)]

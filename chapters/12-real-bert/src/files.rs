@@ -52,10 +52,7 @@ impl ModelFiles {
 
     /// For the examples: the files, or the message on stderr and exit status 2.
     pub fn locate_or_exit() -> Self {
-        Self::locate().unwrap_or_else(|e| {
-            eprintln!("{e}");
-            std::process::exit(2)
-        })
+        support::cli::or_exit(Self::locate())
     }
 }
 

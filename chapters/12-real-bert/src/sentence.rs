@@ -92,10 +92,7 @@ impl<Dev: Device<f32>> SentenceEncoder<Dev> {
 
     /// For the examples: the encoder from the cache, or the error on stderr and exit status 2.
     pub fn load_or_exit(dev: &Dev) -> Self {
-        Self::load(dev, &ModelFiles::locate_or_exit()).unwrap_or_else(|e| {
-            eprintln!("{e}");
-            std::process::exit(2)
-        })
+        support::cli::or_exit(Self::load(dev, &ModelFiles::locate_or_exit()))
     }
 
     /// The token ids of a text, `[CLS] ... [SEP]`, truncated at `max_seq_length`.

@@ -7,7 +7,7 @@ use std::time::Instant;
 use dfdx::prelude::*;
 
 use crate::corpus::entries;
-use crate::sentence::{Path, SentenceEncoder};
+use crate::sentence::{Path, SentenceEncoder, BATCH};
 
 /// How many texts one round embeds.
 pub const SENTENCES: usize = 256;
@@ -24,7 +24,7 @@ pub fn seconds<Dev: Device<f32>>(
     path: Path,
     texts: &[&str],
 ) -> f64 {
-    let _ = encoder.embed_on(path, &texts[..texts.len().min(32)]);
+    let _ = encoder.embed_on(path, &texts[..texts.len().min(BATCH)]);
     let start = Instant::now();
     let _ = encoder.embed_on(path, texts);
     start.elapsed().as_secs_f64()

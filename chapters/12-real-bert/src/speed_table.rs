@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use support::saved::read_json_folder;
 
 /// One program's rounds.
 #[derive(Clone, Debug, Deserialize)]
@@ -59,10 +60,7 @@ impl SpeedRun {
     /// What a run must say to be shown: its machine, 2 threads, batches of 32, every program
     /// with every round, each best the largest of its rounds.
     pub fn check(&self) -> Result<(), String> {
-        let rest = self.machine.split_once(", ").map_or("", |(_, rest)| rest);
-        if !rest.contains(" cores (") || !rest.ends_with(')') {
-            return Err(format!("machine {:?} is not '<CPU>, N cores (...)'", self.machine));
-        }
+        support::machine::check_line(&self.machine)?;
         if (self.threads, self.batch, self.sentences) != (2, 32, 256) {
             return Err("not 256 sentences in batches of 32 on 2 threads".into());
         }
@@ -117,20 +115,12 @@ pub fn folder() -> PathBuf {
 }
 
 /// Every committed run, by file name.
+///
+/// # Panics
+/// If a file cannot be read as a [`SpeedRun`]; the message names it and the script that writes it.
 pub fn committed() -> Vec<(String, SpeedRun)> {
-    let mut runs: Vec<(String, SpeedRun)> = std::fs::read_dir(folder())
-        .expect("measurements/speed/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("a committed run");
-            let run =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (p.file_stem().unwrap().to_string_lossy().into_owned(), run)
-        })
-        .collect();
-    runs.sort_by(|a, b| a.0.cmp(&b.0));
-    runs
+    let writer = "python3 chapters/12-real-bert/compare/compare_speed.py";
+    read_json_folder(folder(), "a speed comparison", writer).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every run's table, one after another: `measurements/speed.md`.

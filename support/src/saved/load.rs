@@ -44,6 +44,30 @@ pub fn read_json<T: DeserializeOwned>(
     })
 }
 
+/// Every `*.json` file of the folder `dir` read as a `T`, with its name without `.json`, sorted by
+/// name (a chapter's committed measurements, one file per machine).
+pub fn read_json_folder<T: DeserializeOwned>(
+    dir: impl AsRef<Path>,
+    expected: &'static str,
+    remedy: &'static str,
+) -> Result<Vec<(String, T)>, LoadError> {
+    let dir = dir.as_ref();
+    let entries = std::fs::read_dir(dir)
+        .map_err(|_| LoadError::Missing { path: dir.display().to_string(), remedy })?;
+    let mut paths: Vec<_> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            Ok((name, read_json(&path, expected, remedy)?))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +88,23 @@ mod tests {
         assert!(e.to_string().contains("this model's weights (\"too short\")"), "{e}");
         std::fs::write(&bad, "[1, 2]").unwrap();
         assert_eq!(read_json::<Vec<u8>>(&bad, "a list", "make it").unwrap(), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_folder_of_json_files_reads_by_name_in_order() {
+        let dir = std::env::temp_dir().join(format!("support-folder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let missing = read_json_folder::<u8>(&dir, "a number", "make it").unwrap_err();
+        assert!(missing.to_string().ends_with("no such file; `make it` writes it"), "{missing}");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in [("b.json", "2"), ("a.json", "1"), ("notes.md", "not JSON")] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let read = read_json_folder::<u8>(&dir, "a number", "make it").unwrap();
+        assert_eq!(read, [("a".to_string(), 1), ("b".to_string(), 2)]);
+        std::fs::write(dir.join("c.json"), "[").unwrap();
+        let bad = read_json_folder::<u8>(&dir, "a number", "make it").unwrap_err();
+        assert!(bad.to_string().contains("c.json does not hold a number ("), "{bad}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,8 +7,8 @@
 //!   around what the chapter measured.
 //! * [`save_pair`], [`save_json`]: writes that replace the files already there only once the new
 //!   ones are complete, failing with a [`SaveError`](crate::SaveError) that names the file.
-//! * [`load_weights`], [`read_json`]: reads that fail with a [`LoadError`](crate::LoadError)
-//!   naming the file and the command that writes it.
+//! * [`load_weights`], [`read_json`], [`read_json_folder`]: reads that fail with a
+//!   [`LoadError`](crate::LoadError) naming the file and the command that writes it.
 
 mod committed;
 mod load;
@@ -17,6 +17,6 @@ mod report;
 mod save;
 
 pub use committed::{assert_json_resaves_unchanged, Committed};
-pub use load::{load_weights, read_json};
+pub use load::{load_weights, read_json, read_json_folder};
 pub use report::RunReport;
 pub use save::{save_json, save_pair};

@@ -19,11 +19,14 @@ use ch08_efficient::{Full, TILES};
 use dfdx::prelude::*;
 
 use crate::bert::MiniLm;
+use crate::config::MINILM;
 use linear::{PackedLinear, Then};
 use ops::{add_and_norm, embed, mean_and_normalize, merge_heads, split_heads};
 
-const HEADS: usize = 12;
-const D_K: usize = 32;
+/// all-MiniLM-L6-v2's sizes (the fast path is written for this one model)
+const WIDTH: usize = MINILM.d_model;
+const HEADS: usize = MINILM.heads;
+const D_K: usize = WIDTH / HEADS;
 
 /// One encoder block's weights, packed.
 #[derive(Clone, Debug)]
@@ -53,7 +56,8 @@ impl FastEncoder {
     /// The weights of `model`, packed for `isa` (usually [`Isa::chosen`]).
     pub fn new<Dev: Device<f32>>(model: &MiniLm<Dev>, isa: Isa) -> Self {
         let e = &model.embeddings;
-        let pair = |g: &Tensor<(Const<384>,), f32, Dev>, b: &Tensor<(Const<384>,), f32, Dev>| {
+        let pair = |g: &Tensor<(Const<WIDTH>,), f32, Dev>,
+                    b: &Tensor<(Const<WIDTH>,), f32, Dev>| {
             (g.as_vec(), b.as_vec())
         };
         let layers = (model.encoder.layers.iter())
@@ -63,11 +67,21 @@ impl FastEncoder {
                 let bias = [&a.w_q, &a.w_k, &a.w_v].map(|l| l.bias.as_vec()).concat();
                 let (f1, f2) = (&b.ffn.linear1, &b.ffn.linear2);
                 Layer {
-                    qkv: PackedLinear::new(isa, &weight, &bias, 384),
-                    out: PackedLinear::new(isa, &a.w_o.weight.as_vec(), &a.w_o.bias.as_vec(), 384),
+                    qkv: PackedLinear::new(isa, &weight, &bias, WIDTH),
+                    out: PackedLinear::new(
+                        isa,
+                        &a.w_o.weight.as_vec(),
+                        &a.w_o.bias.as_vec(),
+                        WIDTH,
+                    ),
                     norm1: pair(&b.norm1.gamma, &b.norm1.beta),
-                    ffn1: PackedLinear::new(isa, &f1.weight.as_vec(), &f1.bias.as_vec(), 384),
-                    ffn2: PackedLinear::new(isa, &f2.weight.as_vec(), &f2.bias.as_vec(), 1_536),
+                    ffn1: PackedLinear::new(isa, &f1.weight.as_vec(), &f1.bias.as_vec(), WIDTH),
+                    ffn2: PackedLinear::new(
+                        isa,
+                        &f2.weight.as_vec(),
+                        &f2.bias.as_vec(),
+                        MINILM.d_ff,
+                    ),
                     norm2: pair(&b.norm2.gamma, &b.norm2.beta),
                 }
             })
@@ -94,7 +108,7 @@ impl FastEncoder {
             let mut context = Vec::with_capacity(x.len());
             let mut start = 0;
             for ids in sequences {
-                let rows = &qkv[start * 3 * 384..(start + ids.len()) * 3 * 384];
+                let rows = &qkv[start * 3 * WIDTH..(start + ids.len()) * 3 * WIDTH];
                 let [q, k, v] = [0, 1, 2].map(|part| split_heads(rows, 3, part, HEADS, D_K));
                 merge_heads(&tiled_on(self.isa, &q, &k, &v, &Full, TILES), &mut context);
                 start += ids.len();
@@ -112,6 +126,6 @@ impl FastEncoder {
     /// One sentence embedding (mean over the tokens, length 1) per sequence of ids.
     pub fn embed_ids(&self, sequences: &[Vec<usize>]) -> Vec<Vec<f32>> {
         let lengths: Vec<usize> = sequences.iter().map(Vec::len).collect();
-        mean_and_normalize(&self.hidden(sequences), &lengths, 384)
+        mean_and_normalize(&self.hidden(sequences), &lengths, WIDTH)
     }
 }
