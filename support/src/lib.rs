@@ -7,7 +7,7 @@
 //!   [`box_muller`] ([`normal`]): the one Box–Muller transform they and chapter 7 draw with.
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
-//!   growth rate of a measured cost.
+//!   growth rate of a measured cost; [`rounds`]: the best, median and spread of timed rounds.
 //! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills);
 //!   [`cli::or_exit`]: an example's one-line error and exit status 2.
 //! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
@@ -29,6 +29,7 @@ pub mod models;
 pub mod normal;
 pub mod params;
 pub mod plot;
+pub mod rounds;
 pub mod saved;
 pub mod train;
 
