@@ -7,6 +7,8 @@
 //! * `book`: the book's sources are valid and it renders offline.
 //! * `browser`: the rendered book in chromium, every page, with screenshots (ignored).
 //! * `doctest_codes`: every `compile_fail` doctest names its error code.
+//! * `example_args`: every example reads its arguments through `support::cli`, and refuses one that
+//!   is not UTF-8 in one line with exit status 2.
 //! * `examples_named`: every cargo command in the text names a package and example that exist.
 //! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
 //! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
@@ -22,6 +24,7 @@
 mod book;
 mod browser;
 mod doctest_codes;
+mod example_args;
 mod examples_named;
 mod layout;
 mod new_chapter;

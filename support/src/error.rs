@@ -1,4 +1,5 @@
-//! What can go wrong when a training example saves its run, or a chapter reads it back.
+//! What can go wrong when a training example saves its run, or a chapter reads it back, and when
+//! an example reads its command line.
 
 /// Why a file that a training run saved (its weights, its report) could not be read back.
 #[derive(Debug)]
@@ -62,3 +63,25 @@ impl std::fmt::Display for SaveError {
 }
 
 impl std::error::Error for SaveError {}
+
+/// An argument on an example's command line that is not UTF-8 text ([`crate::cli::utf8_args`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgNotUtf8 {
+    /// which argument, counted from 1 after the program's name
+    pub position: usize,
+    /// the argument with U+FFFD in place of the bytes that are not UTF-8
+    pub shown: String,
+}
+
+impl std::fmt::Display for ArgNotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "argument {} is not UTF-8 text ({:?}, where \u{FFFD} stands for the bytes that are \
+             not): pass it as UTF-8",
+            self.position, self.shown
+        )
+    }
+}
+
+impl std::error::Error for ArgNotUtf8 {}

@@ -48,7 +48,14 @@ const USAGE: &str = "usage: cargo xtask <command>
                      scaffold the next chapter: crate, page, notebook, table rows";
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `std::env::args` would panic on an argument that is not UTF-8: say so in one line instead
+    let args: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
+        Ok(args) => args,
+        Err(bad) => {
+            eprintln!("xtask: error: an argument is not UTF-8 text ({bad:?}): pass it as UTF-8");
+            std::process::exit(2);
+        }
+    };
     if let Err(e) = dispatch(&args) {
         eprintln!("xtask: error: {e:#}");
         std::process::exit(1);

@@ -13,13 +13,15 @@ const HEADS: usize = 8;
 const D_K: usize = 64;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = support::cli::args_or_exit();
     let lengths: Vec<usize> = if args.is_empty() {
         vec![512, 1024, 2048, 4096, 8192]
     } else {
-        let parse =
-            |a: &String| a.parse().unwrap_or_else(|_| panic!("not a sequence length: {a:?}"));
-        args.iter().map(parse).collect()
+        let parse = |a: &String| {
+            let n = a.parse().ok().filter(|&n| n > 0);
+            n.ok_or(format!("not a sequence length: {a:?}; usage: device_timing [N ...]"))
+        };
+        args.iter().map(|a| support::cli::or_exit(parse(a))).collect()
     };
     let dev = support::seeded_device(0);
     println!("device: {}", std::any::type_name::<Dev>());

@@ -10,7 +10,7 @@ use ch08_efficient::measure::{limits_tables, Limits, PathLimits};
 use std::path::Path;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = support::cli::args_or_exit();
     let save = match args.as_slice() {
         [] => None,
         [flag, name] if flag == "--save" => Some(name.clone()),

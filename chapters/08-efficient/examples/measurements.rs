@@ -100,7 +100,7 @@ fn write_tables(dir: &Path) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = support::cli::args_or_exit();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("measurements");
     if args.first().map(String::as_str) == Some("--tables") {
         write_tables(&dir);

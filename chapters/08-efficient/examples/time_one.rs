@@ -10,7 +10,7 @@ use ch08_efficient::fast::Isa;
 use ch08_efficient::measure::{inputs_batched, Method, D, HEADS};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = support::cli::args_or_exit();
     let usage = "usage: time_one METHOD N [REPEATS] [BATCH]";
     let (Some(id), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<usize>().ok()))
     else {

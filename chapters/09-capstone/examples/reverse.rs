@@ -9,7 +9,7 @@ use ch09_capstone::MAX_DIGITS;
 use support::Dev;
 
 fn main() {
-    let words: Vec<String> = std::env::args().skip(1).collect();
+    let words = support::cli::args_or_exit();
     let digits = parse_digits(&words, MAX_DIGITS).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2);

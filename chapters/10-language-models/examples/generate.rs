@@ -11,8 +11,8 @@ use ch10_language_models::char_model::trained::{load_model, load_report};
 use ch10_language_models::{decode, encode, generate, Recompute, Sampling};
 
 fn main() {
+    let args = support::cli::args_or_exit();
     let context = load_report().config.context;
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let args = GenerateArgs::parse(&args, context).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2);

@@ -20,7 +20,7 @@ fn fail(message: impl std::fmt::Display) -> ! {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = support::cli::args_or_exit();
     let a = parse_chat_args(&args).unwrap_or_else(|e| fail(e));
     let file =
         Gguf::parse(model_file::read().unwrap_or_else(|e| fail(e))).unwrap_or_else(|e| fail(e));

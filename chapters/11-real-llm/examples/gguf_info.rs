@@ -7,7 +7,7 @@ use ch11_real_llm::model_file;
 use std::collections::BTreeMap;
 
 fn main() {
-    let (path, bytes) = match std::env::args().nth(1) {
+    let (path, bytes) = match support::cli::args_or_exit().into_iter().next() {
         Some(p) => (p.clone(), std::fs::read(&p).map_err(|e| format!("{p}: {e}"))),
         None => (model_file::path().display().to_string(), model_file::read()),
     };

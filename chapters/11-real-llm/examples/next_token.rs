@@ -5,12 +5,14 @@
 use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::{model_file, smollm2};
 use dfdx::prelude::*;
+use support::cli::or_exit;
 
 fn main() {
-    let ids: Vec<usize> =
-        std::env::args().skip(1).map(|a| a.parse().expect("a token id")).collect();
+    let usage = "usage: next_token ID [ID ...]";
+    let id = |a: &String| a.parse().map_err(|_| format!("{a:?} is not a token id; {usage}"));
+    let ids: Vec<usize> = support::cli::args_or_exit().iter().map(|a| or_exit(id(a))).collect();
     if ids.is_empty() {
-        eprintln!("usage: next_token ID [ID ...]");
+        eprintln!("{usage}");
         std::process::exit(2);
     }
     let bytes = model_file::read().unwrap_or_else(|e| {

@@ -6,7 +6,7 @@ use ch11_real_llm::model_file;
 use ch11_real_llm::tokenizer::Tokenizer;
 
 fn main() {
-    let text = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
+    let text = support::cli::args_or_exit().join(" ");
     let fail = |e: String| -> ! {
         eprintln!("{e}");
         std::process::exit(2)

@@ -7,11 +7,11 @@
 
 use ch12_real_bert::cli::parse_embed_args;
 use ch12_real_bert::{cosine_matrix, SentenceEncoder};
-use support::cli::or_exit;
+use support::cli::{args_or_exit, or_exit};
 use support::Dev;
 
 fn main() {
-    let args = or_exit(parse_embed_args(&std::env::args().skip(1).collect::<Vec<_>>()));
+    let args = or_exit(parse_embed_args(&args_or_exit()));
     let encoder = SentenceEncoder::load_or_exit(&Dev::default());
     let texts: Vec<&str> = args.texts.iter().map(String::as_str).collect();
     let vectors = encoder.embed_fast(&texts);

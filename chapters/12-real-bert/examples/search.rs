@@ -11,11 +11,11 @@
 use ch12_real_bert::cli::parse_search_args;
 use ch12_real_bert::search::current_index;
 use ch12_real_bert::SentenceEncoder;
-use support::cli::or_exit;
+use support::cli::{args_or_exit, or_exit};
 use support::Dev;
 
 fn main() {
-    let args = or_exit(parse_search_args(&std::env::args().skip(1).collect::<Vec<_>>()));
+    let args = or_exit(parse_search_args(&args_or_exit()));
     let encoder = SentenceEncoder::load_or_exit(&Dev::default());
     let index = or_exit(current_index(&encoder, |n| {
         if n > 0 {

@@ -6,10 +6,10 @@
 //! ```
 
 use ch12_real_bert::{ModelFiles, Tokenizer};
-use support::cli::or_exit;
+use support::cli::{args_or_exit, or_exit};
 
 fn main() {
-    let text = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
+    let text = args_or_exit().join(" ");
     if text.trim().is_empty() {
         or_exit::<(), _>(Err("an empty text; usage: wordpiece TEXT"));
     }

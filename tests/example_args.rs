@@ -1,0 +1,105 @@
+//! Every example reads its command line through `support::cli` (`args_or_exit`, `flag_or_exit`),
+//! and every example that takes arguments, run as a real program with one that is not UTF-8,
+//! refuses it in one line on stderr with exit status 2 (where `std::env::args` panics, exit 101
+//! and a backtrace). They refuse it before they open a model file, so this runs without them.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use workspace_tools::{outputs, workspace_root, Chapter};
+
+/// Calls that read the command line; only `support::cli` may make them.
+const RAW_READS: [&str; 2] = ["env::args()", "env::args_os()"];
+
+/// Calls of `support::cli` that read the command line.
+const CLI_READS: [&str; 2] = ["args_or_exit()", "flag_or_exit("];
+
+/// The examples that take arguments, as (package, example), and those that read them otherwise.
+fn examples_reading_arguments() -> (Vec<(String, String)>, Vec<String>) {
+    let (mut reading, mut raw) = (Vec::new(), Vec::new());
+    for chapter in Chapter::all(&workspace_root()).unwrap() {
+        for example in chapter.examples() {
+            let path = chapter.dir.join("examples").join(format!("{example}.rs"));
+            let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+            if RAW_READS.iter().any(|call| source.contains(call)) {
+                raw.push(format!("{}/examples/{example}.rs", chapter.slug.as_str()));
+            }
+            if CLI_READS.iter().any(|call| source.contains(call)) {
+                reading.push((chapter.package.clone(), example));
+            }
+        }
+    }
+    (reading, raw)
+}
+
+#[test]
+fn examples_read_their_arguments_through_support_cli() {
+    let (reading, raw) = examples_reading_arguments();
+    assert!(
+        raw.is_empty(),
+        "{raw:?} read the command line with std::env: use support::cli::args_or_exit (one line \
+         and exit status 2 on an argument that is not UTF-8, where std::env::args panics)"
+    );
+    // the examples of the book's printed outputs that take arguments are among them
+    let outputs = Chapter::all_outputs(&workspace_root()).unwrap();
+    for o in outputs.iter().filter(|o| !o.args.is_empty()) {
+        let named = (o.package.clone(), o.example.clone());
+        assert!(
+            reading.contains(&named),
+            "{} takes arguments but is not found reading them",
+            o.example
+        );
+    }
+}
+
+/// Waits for `child` at most `limit`; kills it after that.
+fn wait_at_most(mut child: std::process::Child, limit: Duration) -> Option<std::process::Output> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if child.try_wait().expect("wait for the example").is_some() {
+            return Some(child.wait_with_output().expect("read what it printed"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_in_one_line_with_status_2() {
+    let root = workspace_root();
+    let (reading, _) = examples_reading_arguments();
+    assert!(reading.len() >= 10, "only {} examples take arguments: {reading:?}", reading.len());
+    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let mut wrong = Vec::new();
+    for (package, example) in &reading {
+        let program = programs.get(example).unwrap_or_else(|| panic!("no program for {example}"));
+        let child = Command::new(program)
+            .current_dir(&root)
+            .arg(OsStr::from_bytes(b"caf\xE9 \xFF"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+        let Some(out) = wait_at_most(child, Duration::from_secs(60)) else {
+            wrong.push(format!("{package} {example}: still running after 60 s"));
+            continue;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let refused = out.status.code() == Some(2)
+            && out.stdout.is_empty()
+            && stderr.lines().count() == 1
+            && stderr.starts_with("argument 1 is not UTF-8 text (\"caf\u{FFFD} \u{FFFD}\"");
+        if !refused {
+            wrong.push(format!(
+                "{package} {example}: {}, stdout {:?}, stderr {stderr:?}",
+                out.status,
+                String::from_utf8_lossy(&out.stdout)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "not refused in one line with exit status 2:\n{}", wrong.join("\n"));
+}
