@@ -9,6 +9,9 @@ pub enum LoadError {
     /// a file, but not what it should hold (`expected`): truncated, other names, other shapes,
     /// other fields
     Mismatch { path: String, expected: &'static str, detail: String, remedy: &'static str },
+    /// a save of the run was stopped after the new pair was complete, and what it left (`pending`)
+    /// cannot be moved into place (`detail`)
+    Interrupted { pending: String, detail: String, remedy: &'static str },
 }
 
 impl std::fmt::Display for LoadError {
@@ -20,14 +23,19 @@ impl std::fmt::Display for LoadError {
             LoadError::Mismatch { path, expected, detail, remedy } => {
                 write!(f, "{path} does not hold {expected} ({detail}); `{remedy}` writes it again")
             }
+            LoadError::Interrupted { pending, detail, remedy } => write!(
+                f,
+                "{pending} holds a saved run that could not be moved into place ({detail}); fix \
+                 that and load again, or `{remedy}` writes the run again"
+            ),
         }
     }
 }
 
 impl std::error::Error for LoadError {}
 
-/// Why a training run's files could not be saved. Every variant but [`SaveError::Torn`] leaves
-/// the files already there as they were, with no temporary file beside them.
+/// Why a training run's files could not be saved. Every variant but [`SaveError::Unfinished`]
+/// leaves the files already there as they were, with no temporary file beside them.
 #[derive(Debug)]
 pub enum SaveError {
     /// what was to go to `path` does not serialise as JSON (`detail`): nothing was written
@@ -35,9 +43,9 @@ pub enum SaveError {
     /// `path` (its temporary sibling, or the rename into place) could not be written: the writer
     /// failed or the file system refused (`detail`)
     Write { path: String, detail: String },
-    /// `replaced` was renamed into place, but then `path` could not be (`detail`): the two files
-    /// on disk no longer come from the same run
-    Torn { path: String, replaced: String, detail: String },
+    /// the new pair is complete in the folder `pending`, but `path` could not be moved from it
+    /// into place (`detail`): the next load or save of the run moves it, once that is fixed
+    Unfinished { pending: String, path: String, detail: String },
 }
 
 impl std::fmt::Display for SaveError {
@@ -53,10 +61,11 @@ impl std::fmt::Display for SaveError {
                 "could not write {path} ({detail}); the files already there are unchanged: check \
                  that its folder is writable and the disk has room, then run again"
             ),
-            SaveError::Torn { path, replaced, detail } => write!(
+            SaveError::Unfinished { pending, path, detail } => write!(
                 f,
-                "{replaced} was replaced but {path} could not be ({detail}); the two no longer \
-                 belong together: run the command that writes them again"
+                "the new files are complete in {pending}, but {path} could not be replaced \
+                 ({detail}); once that is fixed, the next load or save of the run moves them \
+                 into place"
             ),
         }
     }

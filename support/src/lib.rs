@@ -9,10 +9,12 @@
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
 //!   growth rate of a measured cost; [`rounds`]: the best, median and spread of timed rounds.
 //! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills);
-//!   [`cli::or_exit`]: an example's one-line error and exit status 2.
+//!   [`cli`]: an example's arguments as text ([`cli::args_or_exit`]) and its one-line error
+//!   with exit status 2 ([`cli::or_exit`]).
 //! * [`train`]: the end of a training step ([`optimizer_step`]) and [`argmax`];
-//!   [`saved`]: a committed training run ([`saved::Committed`]), saved whole or not at all
-//!   ([`SaveError`]) and read back ([`LoadError`]).
+//!   [`saved`]: a committed training run ([`saved::Committed`]), its weights and report saved
+//!   as a pair, whole or not at all, even when killed mid-save ([`SaveError`]), and read back
+//!   ([`LoadError`]).
 //! * [`plot`]: attention heatmaps and simple charts, rendered to SVG with plotters, shown inline in
 //!   evcxr notebooks and written to the book's `figures/` folder.
 //!

@@ -9,7 +9,7 @@
 /// * `try_load_from(dev, path)`: the model with the weights of the safetensors file at `path`, or
 ///   a [`LoadError`](crate::LoadError) that names the file and `TRAIN`;
 /// * `try_load_model(dev)`, `load_model(dev)`: the committed model (the second panics with the
-///   error's message);
+///   error's message), after finishing a save that was stopped once the new pair was complete;
 /// * `load_report()`: the committed report, panicking with a message that names the file;
 /// * the test `committed_report_resaves_unchanged`: the committed report reads back as a
 ///   `$report` that writes the file again byte for byte.
@@ -42,6 +42,7 @@ macro_rules! trained_loaders {
         pub fn try_load_model<Dev: ::dfdx::tensor_ops::Device<f32>>(
             dev: &Dev,
         ) -> Result<$model<Dev>, $crate::LoadError> {
+            $run.finish_interrupted_save()?;
             try_load_from(dev, WEIGHTS)
         }
 

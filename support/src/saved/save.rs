@@ -1,6 +1,25 @@
-//! Saving a training run so that a run stopped part-way never leaves a truncated file or a report
-//! of another run beside the weights: every file is written whole to a temporary sibling in the
-//! same folder (`NAME.tmp-PID`), synced to disk, and only then renamed over the old one.
+//! Saving a training run so that a run stopped at any point (an error, a panic, a kill, a power
+//! cut) leaves either the old pair of files or the new pair, never one of each, and no truncated
+//! file.
+//!
+//! The weights and the report are saved in four steps, in the report's folder (`NAME` is the
+//! report's file name):
+//!
+//! 1. both files are written whole into a new staging folder `.NAME.pair-PID/` and synced to disk;
+//! 2. the staging folder is renamed `.NAME.pair/`: one atomic rename, the point after which the
+//!    new pair is the saved one;
+//! 3. each file is moved out of it over the old one;
+//! 4. the empty `.NAME.pair/` is removed.
+//!
+//! Stopped before step 2, a save leaves the old pair as it was, and a staging folder that nothing
+//! reads; the next save removes it once its process is gone. Stopped after step 2, it leaves
+//! `.NAME.pair/` holding what is still to move: [`finish_interrupted_save`] moves it, and every
+//! load of a committed run ([`Committed`](super::Committed)) and every save calls it first, so a
+//! reader only ever sees the new pair. One save of a pair at a time: the training examples never
+//! run two.
+//!
+//! A single JSON file ([`save_json`]) needs no pair folder: it is written to `.NAME.tmp-PID` and
+//! renamed over the old one.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -10,11 +29,11 @@ use serde::Serialize;
 
 use crate::error::SaveError;
 
-/// Writes the weights (with `write_weights`, given the temporary path to write) to `weights` and
-/// `report` as pretty-printed JSON to `report_path`. Both are written in full and synced before
-/// either is renamed into place, so a failure before the renames (the report does not serialise,
-/// the writer fails, the disk is full) leaves the pair already there unchanged; temporary files
-/// are removed on every failure.
+/// Writes the weights (with `write_weights`, given the path to write) to `weights` and `report` as
+/// pretty-printed JSON to `report_path`, both or neither (see the module's documentation). A
+/// failure before the pair is complete on disk (the report does not serialise, the writer fails,
+/// the disk is full) returns an error and leaves the pair already there unchanged, with nothing
+/// else beside it.
 ///
 /// ```
 /// let dir = std::env::temp_dir().join(format!("save-pair-doc-{}", std::process::id()));
@@ -33,34 +52,138 @@ pub fn save_pair<E: std::fmt::Debug, R: Serialize + ?Sized>(
 ) -> Result<(), SaveError> {
     let (weights, report_path) = (weights.as_ref(), report_path.as_ref());
     let json = to_json(report_path, report)?;
-    let weights_tmp = Staged::write(weights, |tmp| {
-        write_weights(tmp).map_err(|e| format!("{e:?}"))?;
-        sync(tmp)
-    })?;
-    let report_tmp = Staged::write(report_path, |tmp| write_synced(tmp, json.as_bytes()))?;
-    weights_tmp.rename()?;
-    report_tmp.rename().map_err(|e| match e {
-        SaveError::Write { path, detail } => {
-            SaveError::Torn { path, replaced: weights.display().to_string(), detail }
-        }
-        other => other,
-    })?;
-    sync_folder(weights);
+    finish_interrupted_save(weights, report_path)?;
+    let write_error =
+        |detail: String| SaveError::Write { path: weights.display().to_string(), detail };
+    for path in [weights, report_path] {
+        create_folder(path).map_err(write_error)?;
+    }
+    let pending = pending_folder(report_path);
+    remove_stale(&pending);
+    let staged = Staged::new(staging_name(&pending));
+    std::fs::create_dir(&staged.tmp).map_err(|e| write_error(e.to_string()))?;
+    write_weights(&staged.tmp.join(WEIGHTS))
+        .map_err(|e| format!("{e:?}"))
+        .and_then(|()| sync(&staged.tmp.join(WEIGHTS)))
+        .map_err(write_error)?;
+    write_synced(&staged.tmp.join(REPORT), json.as_bytes())
+        .map_err(|detail| SaveError::Write { path: report_path.display().to_string(), detail })?;
+    sync_folder(&staged.tmp.join(REPORT));
+    staged.rename_to(&pending).map_err(write_error)?;
     sync_folder(report_path);
+    finish_interrupted_save(weights, report_path)?;
     Ok(())
 }
 
-/// `value` as pretty-printed JSON, with a line feed at the end, written to `path` the same way:
-/// whole or not at all.
+/// Finishes a save of the pair `weights`, `report_path` that was stopped after the new pair was
+/// complete on disk (a `.NAME.pair/` folder beside the report): moves what it still holds into
+/// place and removes it. Returns whether there was one; with none, it only looks.
+pub fn finish_interrupted_save(
+    weights: impl AsRef<Path>,
+    report_path: impl AsRef<Path>,
+) -> Result<bool, SaveError> {
+    let (weights, report_path) = (weights.as_ref(), report_path.as_ref());
+    let pending = pending_folder(report_path);
+    if !pending.is_dir() {
+        return Ok(false);
+    }
+    let unfinished = |path: &Path, detail: String| SaveError::Unfinished {
+        pending: pending.display().to_string(),
+        path: path.display().to_string(),
+        detail,
+    };
+    for (name, target) in [(WEIGHTS, weights), (REPORT, report_path)] {
+        let from = pending.join(name);
+        // a file already moved, here or by another process finishing the same save, is done
+        if from.exists() {
+            if let Err(e) = std::fs::rename(&from, target) {
+                if from.exists() {
+                    return Err(unfinished(target, e.to_string()));
+                }
+            }
+        }
+    }
+    sync_folder(weights);
+    sync_folder(report_path);
+    match std::fs::remove_dir(&pending) {
+        Err(e) if pending.exists() => Err(unfinished(&pending, e.to_string())),
+        _ => Ok(true),
+    }
+}
+
+/// `value` as pretty-printed JSON, with a line feed at the end, written to `path` whole or not at
+/// all (through `.NAME.tmp-PID`, renamed over the old file).
 pub fn save_json<R: Serialize + ?Sized>(
     path: impl AsRef<Path>,
     value: &R,
 ) -> Result<(), SaveError> {
     let path = path.as_ref();
     let json = to_json(path, value)?;
-    Staged::write(path, |tmp| write_synced(tmp, json.as_bytes()))?.rename()?;
+    let write_error =
+        |detail: String| SaveError::Write { path: path.display().to_string(), detail };
+    create_folder(path).map_err(write_error)?;
+    let temporary = hidden(path, ".tmp");
+    remove_stale(&temporary);
+    let staged = Staged::new(staging_name(&temporary));
+    write_synced(&staged.tmp, json.as_bytes()).map_err(write_error)?;
+    staged.rename_to(path).map_err(write_error)?;
     sync_folder(path);
     Ok(())
+}
+
+/// The names of the two files inside a pair folder.
+const WEIGHTS: &str = "weights";
+const REPORT: &str = "report";
+
+/// `.NAME.pair` beside the report `NAME`: the new pair, complete, while it is moved into place.
+fn pending_folder(report_path: &Path) -> PathBuf {
+    hidden(report_path, ".pair")
+}
+
+/// `.NAME<suffix>` beside `path`.
+fn hidden(path: &Path, suffix: &str) -> PathBuf {
+    let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
+    path.with_file_name(format!(".{name}{suffix}"))
+}
+
+/// `base-PID`: where this process stages what becomes `base`.
+fn staging_name(base: &Path) -> PathBuf {
+    let mut name = base.as_os_str().to_owned();
+    name.push(format!("-{}", std::process::id()));
+    PathBuf::from(name)
+}
+
+/// Removes what saves of `base` by processes that are gone left behind (`base-PID`, a file or a
+/// folder): a save that was killed before it was complete.
+fn remove_stale(base: &Path) {
+    let (Some(folder), Some(prefix)) = (base.parent(), base.file_name()) else { return };
+    let prefix = format!("{}-", prefix.to_string_lossy());
+    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name.strip_prefix(&prefix).and_then(|pid| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !running(pid)) {
+            let path = entry.path();
+            let _ = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+        }
+    }
+}
+
+/// Whether the process `pid` may still be saving. Only Linux says (`/proc/PID`); elsewhere every
+/// process may be, and a leftover stays (nothing reads it).
+fn running(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(target_os = "linux")]
+    return Path::new("/proc").join(pid.to_string()).exists();
+    #[cfg(not(target_os = "linux"))]
+    true
 }
 
 /// `value` as the training examples have always written their reports: `serde_json`'s pretty
@@ -73,40 +196,23 @@ fn to_json<R: Serialize + ?Sized>(path: &Path, value: &R) -> Result<String, Save
     Ok(json + "\n")
 }
 
-/// A complete file at a temporary path beside `target`, removed when dropped unless renamed into
-/// place: a failure (or a panic) anywhere before the rename leaves nothing behind.
+/// A file or folder at a temporary path, removed when dropped unless renamed into place: a
+/// failure (or a panic) anywhere before the rename leaves nothing behind.
 struct Staged {
     tmp: PathBuf,
-    target: PathBuf,
     renamed: bool,
 }
 
 impl Staged {
-    /// Writes the temporary sibling of `target` with `write`, creating `target`'s folder first.
-    fn write(
-        target: &Path,
-        write: impl FnOnce(&Path) -> Result<(), String>,
-    ) -> Result<Staged, SaveError> {
-        let mut name = target.file_name().unwrap_or(target.as_os_str()).to_owned();
-        name.push(format!(".tmp-{}", std::process::id()));
-        let staged =
-            Staged { tmp: target.with_file_name(name), target: target.into(), renamed: false };
-        if let Some(folder) = target.parent().filter(|f| !f.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|e| staged.failed(e.to_string()))?;
-        }
-        write(&staged.tmp).map_err(|detail| staged.failed(detail))?;
-        Ok(staged)
+    fn new(tmp: PathBuf) -> Staged {
+        Staged { tmp, renamed: false }
     }
 
-    /// Moves the file into place (atomically, on one file system).
-    fn rename(mut self) -> Result<(), SaveError> {
-        std::fs::rename(&self.tmp, &self.target).map_err(|e| self.failed(e.to_string()))?;
+    /// Moves it to `target` (atomically, on one file system).
+    fn rename_to(mut self, target: &Path) -> Result<(), String> {
+        std::fs::rename(&self.tmp, target).map_err(|e| e.to_string())?;
         self.renamed = true;
         Ok(())
-    }
-
-    fn failed(&self, detail: String) -> SaveError {
-        SaveError::Write { path: self.target.display().to_string(), detail }
     }
 }
 
@@ -114,8 +220,20 @@ impl Drop for Staged {
     fn drop(&mut self) {
         if !self.renamed {
             // it may not exist (the writer failed before creating it): nothing to report
-            let _ = std::fs::remove_file(&self.tmp);
+            let _ = if self.tmp.is_dir() {
+                std::fs::remove_dir_all(&self.tmp)
+            } else {
+                std::fs::remove_file(&self.tmp)
+            };
         }
+    }
+}
+
+/// Creates the folder `path` goes into, if it has one.
+fn create_folder(path: &Path) -> Result<(), String> {
+    match path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        Some(folder) => std::fs::create_dir_all(folder).map_err(|e| e.to_string()),
+        None => Ok(()),
     }
 }
 
@@ -130,8 +248,8 @@ fn sync(path: &Path) -> Result<(), String> {
     file.sync_all().map_err(|e| e.to_string())
 }
 
-/// Makes the renames themselves durable (on Unix a rename is recorded in the folder). The files
-/// are in place by then: a folder that cannot be synced only weakens that, and is not an error.
+/// Makes the renames in `path`'s folder durable (on Unix a rename is recorded in the folder). A
+/// folder that cannot be synced only weakens that against a power cut, and is not an error.
 fn sync_folder(path: &Path) {
     #[cfg(unix)]
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
@@ -142,139 +260,4 @@ fn sync_folder(path: &Path) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A fresh folder holding an old pair (`model.bin`, `model.json`).
-    fn old_pair(test: &str) -> (PathBuf, PathBuf, PathBuf) {
-        let dir = std::env::temp_dir().join(format!("support-save-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let (weights, report) = (dir.join("model.bin"), dir.join("model.json"));
-        std::fs::write(&weights, b"old weights").unwrap();
-        std::fs::write(&report, b"{\"old\": true}\n").unwrap();
-        (dir, weights, report)
-    }
-
-    /// The names in `dir`, sorted.
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    fn assert_old_pair_intact(dir: &Path, weights: &Path, report: &Path) {
-        assert_eq!(std::fs::read(weights).unwrap(), b"old weights");
-        assert_eq!(std::fs::read(report).unwrap(), b"{\"old\": true}\n");
-        assert_eq!(names(dir), ["model.bin", "model.json"], "no temporary file left behind");
-    }
-
-    /// A report whose serialisation fails.
-    struct Unserialisable;
-
-    impl Serialize for Unserialisable {
-        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
-            Err(serde::ser::Error::custom("no JSON for this"))
-        }
-    }
-
-    #[test]
-    fn a_writer_failing_half_way_leaves_the_old_pair() {
-        let (dir, weights, report) = old_pair("writer");
-        let e = save_pair(
-            &weights,
-            |tmp| {
-                std::fs::write(tmp, b"half of the new wei").unwrap();
-                Err("disk full")
-            },
-            &report,
-            &vec![1.0f32; 3],
-        )
-        .unwrap_err();
-        assert!(matches!(e, SaveError::Write { .. }), "{e}");
-        assert!(e.to_string().contains("model.bin (\"disk full\")"), "{e}");
-        assert!(e.to_string().contains("unchanged"), "{e}");
-        assert_old_pair_intact(&dir, &weights, &report);
-    }
-
-    #[test]
-    fn a_report_that_does_not_serialise_leaves_the_old_pair() {
-        let (dir, weights, report) = old_pair("report");
-        let mut wrote = false;
-        let e = save_pair(
-            &weights,
-            |tmp| {
-                wrote = true;
-                std::fs::write(tmp, b"new weights")
-            },
-            &report,
-            &Unserialisable,
-        )
-        .unwrap_err();
-        assert!(matches!(e, SaveError::Serialize { .. }), "{e}");
-        assert!(e.to_string().contains("model.json does not serialise as JSON (no JSON for this)"));
-        assert!(!wrote, "the report is serialised before any file is written");
-        assert_old_pair_intact(&dir, &weights, &report);
-
-        let e = save_json(&report, &Unserialisable).unwrap_err();
-        assert!(matches!(e, SaveError::Serialize { .. }), "{e}");
-        assert_old_pair_intact(&dir, &weights, &report);
-    }
-
-    #[test]
-    fn a_report_that_cannot_be_written_leaves_the_old_pair() {
-        let (dir, weights, report) = old_pair("unwritable");
-        // a folder where the report's temporary file should go: creating the file fails
-        let blocker = dir.join(format!("model.json.tmp-{}", std::process::id()));
-        std::fs::create_dir(&blocker).unwrap();
-        let e = save_pair(&weights, |tmp| std::fs::write(tmp, b"new weights"), &report, &[1])
-            .unwrap_err();
-        assert!(matches!(e, SaveError::Write { .. }), "{e}");
-        assert!(e.to_string().contains("model.json"), "{e}");
-        std::fs::remove_dir(&blocker).unwrap();
-        assert_old_pair_intact(&dir, &weights, &report);
-    }
-
-    #[test]
-    fn a_panicking_writer_leaves_no_temporary_file() {
-        let (dir, weights, report) = old_pair("panic");
-        let saved = std::panic::catch_unwind(|| {
-            save_pair(
-                &weights,
-                |tmp| -> Result<(), String> {
-                    std::fs::write(tmp, b"half").unwrap();
-                    panic!("killed mid-write")
-                },
-                &report,
-                &[1],
-            )
-        });
-        assert!(saved.is_err());
-        assert_old_pair_intact(&dir, &weights, &report);
-    }
-
-    #[test]
-    fn a_successful_save_replaces_both() {
-        let (dir, weights, report) = old_pair("success");
-        save_pair(&weights, |tmp| std::fs::write(tmp, b"new weights"), &report, &[0.1f32, 2.5])
-            .unwrap();
-        assert_eq!(std::fs::read(&weights).unwrap(), b"new weights");
-        assert_eq!(std::fs::read_to_string(&report).unwrap(), "[\n  0.1,\n  2.5\n]\n");
-        assert_eq!(names(&dir), ["model.bin", "model.json"]);
-
-        save_json(&report, &["one"]).unwrap();
-        assert_eq!(std::fs::read_to_string(&report).unwrap(), "[\n  \"one\"\n]\n");
-        assert_eq!(names(&dir), ["model.bin", "model.json"]);
-    }
-
-    #[test]
-    fn a_missing_folder_is_created() {
-        let (dir, _, _) = old_pair("folder");
-        let (weights, report) = (dir.join("new/model.bin"), dir.join("new/model.json"));
-        save_pair(&weights, |tmp| std::fs::write(tmp, b"w"), &report, &1).unwrap();
-        assert_eq!(names(&dir.join("new")), ["model.bin", "model.json"]);
-    }
-}
+mod tests;
