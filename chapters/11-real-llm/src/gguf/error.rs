@@ -3,7 +3,9 @@
 use std::fmt;
 
 /// A GGUF file that cannot be read. The file is untrusted input: every way it can be wrong is one
-/// of these, never a panic, a hang or an allocation the file's size does not justify.
+/// of these, never a panic, a hang or an allocation the file's size does not justify. Names taken
+/// from the file (keys, tensor names) are shown cut to their first 64 characters, so
+/// every message is one line of reasonable length.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GgufError {
     /// The first four bytes are not `GGUF`.
@@ -36,6 +38,49 @@ pub enum GgufError {
     Duplicate { what: &'static str, name: String },
     /// A metadata key the caller needs is missing, or has another type.
     Missing { key: String, wanted: &'static str },
+    /// Arrays nested more than `limit` ([`MAX_ARRAY_DEPTH`](super::MAX_ARRAY_DEPTH)) levels deep.
+    TooDeep { field: String, limit: usize },
+    /// Reading `field` would bring what the reader allocates to `needed` bytes, past its `budget`
+    /// ([`MEMORY_PER_FILE_BYTE`](super::MEMORY_PER_FILE_BYTE) times the file's size).
+    OverMemoryBudget { field: String, needed: u64, budget: u64 },
+    /// Two tensors whose data share bytes: `tensor`'s starts before `other`'s ends.
+    Overlap { tensor: String, other: String },
+}
+
+/// How many characters of a name taken from the file an error shows.
+const SHOWN_CHARS: usize = 64;
+
+/// `name` as an error shows it: quoted and escaped, cut after [`SHOWN_CHARS`] characters.
+fn short(name: &str) -> String {
+    match name.char_indices().nth(SHOWN_CHARS) {
+        None => format!("{name:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &name[..cut], name.len()),
+    }
+}
+
+/// What the reader was reading when it failed, put into words only when an error is made (a
+/// metadata key is the file's, so it is shown cut, like every name from the file).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Field<'a> {
+    /// a part of the file with a fixed name: "the magic", "a metadata key"
+    Named(&'static str),
+    /// the value of the metadata entry of this key
+    Metadata(&'a str),
+    /// the value type of the metadata entry of this key
+    MetadataType(&'a str),
+    /// a part (`what`) of the info of the tensor of this name
+    Tensor(&'a str, &'static str),
+}
+
+impl fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Field::Named(name) => f.write_str(name),
+            Field::Metadata(key) => write!(f, "metadata {}", short(key)),
+            Field::MetadataType(key) => write!(f, "metadata {}'s value type", short(key)),
+            Field::Tensor(name, what) => write!(f, "tensor {}'s {what}", short(name)),
+        }
+    }
 }
 
 impl fmt::Display for GgufError {
@@ -53,25 +98,46 @@ impl fmt::Display for GgufError {
             ),
             UnknownValueType { field, code } => write!(f, "{field}: unknown value type {code}"),
             UnknownTensorType { tensor, code } => {
-                write!(f, "tensor {tensor:?}: unknown tensor type {code}")
+                write!(f, "tensor {}: unknown tensor type {code}", short(tensor))
             }
             NotUtf8 { field, at } => write!(f, "{field} at byte {at} is not UTF-8"),
-            BadShape { tensor, dims } => write!(f, "tensor {tensor:?}: bad dimensions {dims:?}"),
+            BadShape { tensor, dims } => {
+                write!(f, "tensor {}: bad dimensions {dims:?}", short(tensor))
+            }
             NotWholeBlocks { tensor, elements, block } => write!(
                 f,
-                "tensor {tensor:?}: {elements} elements per row is not a whole number of blocks of {block}"
+                "tensor {}: {elements} elements per row is not a whole number of blocks of {block}",
+                short(tensor)
             ),
             BadAlignment(a) => write!(f, "general.alignment is {a}: it must be a power of two"),
             MisalignedTensor { tensor, offset, alignment } => write!(
                 f,
-                "tensor {tensor:?}: data offset {offset} is not a multiple of the alignment {alignment}"
+                "tensor {}: data offset {offset} is not a multiple of the alignment {alignment}",
+                short(tensor)
             ),
             DataOutOfRange { tensor, offset, bytes, data_bytes } => write!(
                 f,
-                "tensor {tensor:?}: {bytes} bytes at offset {offset} run past the data section's {data_bytes} bytes"
+                "tensor {}: {bytes} bytes at offset {offset} run past the data section's {data_bytes} bytes",
+                short(tensor)
             ),
-            Duplicate { what, name } => write!(f, "{what} {name:?} appears twice"),
+            Duplicate { what, name } => write!(f, "{what} {} appears twice", short(name)),
             Missing { key, wanted } => write!(f, "metadata {key:?}: missing, or not {wanted}"),
+            TooDeep { field, limit } => write!(
+                f,
+                "{field}: arrays nested more than {limit} levels deep (this reader's limit)"
+            ),
+            OverMemoryBudget { field, needed, budget } => write!(
+                f,
+                "{field} would bring the reader's memory to {needed} bytes, past its budget of \
+                 {budget} bytes ({} times the file's size)",
+                super::MEMORY_PER_FILE_BYTE
+            ),
+            Overlap { tensor, other } => write!(
+                f,
+                "tensor {}: its data overlaps the data of tensor {}",
+                short(tensor),
+                short(other)
+            ),
         }
     }
 }

@@ -5,6 +5,8 @@
 //!   [`Gguf::parse`] keeps the bytes with them;
 //! * [`Gguf::tensor_data`] gives one tensor's bytes; [`Gguf::get`] one metadata value;
 //! * errors ([`GgufError`], `error.rs`) name the field: the file is untrusted input;
+//! * arrays nest at most [`MAX_ARRAY_DEPTH`] levels, and the reader allocates at most
+//!   [`MEMORY_PER_FILE_BYTE`] times the file's size (`limits.rs`);
 //! * [`dequantize`] turns a tensor's bytes into `f32` (`dequant.rs`);
 //! * [`write::Builder`] writes small valid files, for the tests and the fuzzing.
 //!
@@ -16,6 +18,7 @@
 
 mod dequant;
 mod error;
+mod limits;
 mod reader;
 mod types;
 mod value;
@@ -23,12 +26,14 @@ pub mod write;
 
 pub use dequant::{dequantize, q4_1_block, q8_0_block};
 pub use error::GgufError;
+pub use limits::{MAX_ARRAY_DEPTH, MEMORY_PER_FILE_BYTE};
 pub use reader::TensorInfo;
 pub use types::TensorType;
 pub use value::Value;
 
+use error::Field;
 use reader::{tensor_info, Cursor};
-use std::collections::HashSet;
+use std::mem::{size_of, take};
 
 /// The alignment of the data section and of every tensor when `general.alignment` is absent.
 pub const DEFAULT_ALIGNMENT: u64 = 32;
@@ -80,36 +85,44 @@ impl Header {
     /// tensors' data must lie inside it).
     pub fn parse(bytes: &[u8]) -> Result<Header, GgufError> {
         let mut c = Cursor::new(bytes);
-        let magic = c.u32("the magic")?.to_le_bytes();
+        let magic = c.u32(Field::Named("the magic"))?.to_le_bytes();
         if &magic != b"GGUF" {
             return Err(GgufError::BadMagic(magic));
         }
-        let version = c.u32("the version")?;
+        let version = c.u32(Field::Named("the version"))?;
         if !(2..=3).contains(&version) {
             return Err(GgufError::UnknownVersion(version));
         }
-        // the smallest tensor info is 32 bytes, the smallest metadata entry 13
-        let n_tensors = c.count("the tensor count", 32)?;
-        let n_metadata = c.count("the metadata count", 13)?;
+        // the smallest tensor info is 32 bytes, the smallest metadata entry 13; in memory each
+        // is one element of its table and one of the index that the checks below sort
+        let n_tensors = c.count(
+            Field::Named("the tensor count"),
+            32,
+            size_of::<TensorInfo>() + 2 * size_of::<usize>(),
+        )?;
+        let n_metadata = c.count(
+            Field::Named("the metadata count"),
+            13,
+            size_of::<(String, Value)>() + size_of::<usize>(),
+        )?;
         let mut metadata = Vec::with_capacity(n_metadata as usize);
-        let mut keys = HashSet::new();
         for _ in 0..n_metadata {
-            let key = c.string("a metadata key")?;
-            let code = c.u32(&format!("metadata {key:?}'s value type"))?;
-            let value = c.value(code, &format!("metadata {key:?}"))?;
-            if !keys.insert(key.clone()) {
-                return Err(GgufError::Duplicate { what: "metadata key", name: key });
-            }
+            let key = c.string(Field::Named("a metadata key"))?;
+            let code = c.u32(Field::MetadataType(&key))?;
+            let value = c.value(code, Field::Metadata(&key), 0)?;
             metadata.push((key, value));
         }
+        if let Some(i) = first_repeated(metadata.len(), |i| &metadata[i].0) {
+            let name = metadata.swap_remove(i).0;
+            return Err(GgufError::Duplicate { what: "metadata key", name });
+        }
         let mut tensors = Vec::with_capacity(n_tensors as usize);
-        let mut names = HashSet::new();
         for _ in 0..n_tensors {
-            let info = tensor_info(&mut c)?;
-            if !names.insert(info.name.clone()) {
-                return Err(GgufError::Duplicate { what: "tensor", name: info.name });
-            }
-            tensors.push(info);
+            tensors.push(tensor_info(&mut c)?);
+        }
+        if let Some(i) = first_repeated(tensors.len(), |i| &tensors[i].name) {
+            let name = tensors.swap_remove(i).name;
+            return Err(GgufError::Duplicate { what: "tensor", name });
         }
         let alignment = match metadata.iter().find(|(k, _)| k == "general.alignment") {
             None => DEFAULT_ALIGNMENT,
@@ -129,22 +142,28 @@ impl Header {
                 at: bytes.len(),
                 needed: data_start - bytes.len() as u64,
             })?;
-        for t in &tensors {
+        // the errors take the tensor's name out of the table (the table is dropped with them)
+        for t in &mut tensors {
             if t.offset % alignment != 0 {
                 return Err(GgufError::MisalignedTensor {
-                    tensor: t.name.clone(),
+                    tensor: take(&mut t.name),
                     offset: t.offset,
                     alignment,
                 });
             }
             if t.offset.checked_add(t.bytes()).is_none_or(|end| end > data_bytes) {
                 return Err(GgufError::DataOutOfRange {
-                    tensor: t.name.clone(),
+                    tensor: take(&mut t.name),
                     offset: t.offset,
                     bytes: t.bytes(),
                     data_bytes,
                 });
             }
+        }
+        if let Some((later, earlier)) = first_overlap(&tensors) {
+            let tensor = take(&mut tensors[later].name);
+            let other = take(&mut tensors[earlier].name);
+            return Err(GgufError::Overlap { tensor, other });
         }
         let data_start = data_start as usize;
         Ok(Header { version, metadata, tensors, alignment, data_start })
@@ -154,4 +173,22 @@ impl Header {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.metadata.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
+}
+
+/// The index of a name that `name(0..n)` holds twice, if any (found by sorting the indices: no
+/// name is copied).
+fn first_repeated<'a>(n: usize, name: impl Fn(usize) -> &'a str) -> Option<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
+    order.windows(2).find(|w| name(w[0]) == name(w[1])).map(|w| w[1])
+}
+
+/// Two tensors whose data share bytes, if any: the indices of the one that starts later (or, at
+/// one offset, comes later in the table) and of the one it starts inside. The tensors' ranges are
+/// known to lie inside the data section, so no end overflows.
+fn first_overlap(tensors: &[TensorInfo]) -> Option<(usize, usize)> {
+    let mut order: Vec<usize> = (0..tensors.len()).collect();
+    order.sort_unstable_by_key(|&i| (tensors[i].offset, i));
+    let end = |i: usize| tensors[i].offset + tensors[i].bytes();
+    order.windows(2).find(|w| end(w[0]) > tensors[w[1]].offset).map(|w| (w[1], w[0]))
 }
