@@ -9,13 +9,17 @@
 //! scores of x1 against x0, x1, x2: [...]
 //! ```
 //!
-//! An example that takes command-line arguments reads them from `outputs/NAME.args` (one line,
-//! separated by spaces; an argument in double quotes may hold spaces); the first line then shows
-//! them after `--`, quoted as they were.
+//! An example that takes command-line arguments reads them from `outputs/NAME.args`: one line,
+//! written as it is typed in a shell after `--` (words separated by spaces, quoted with `"..."`
+//! or `'...'` where they hold spaces, an apostrophe or a character the shell would expand;
+//! [`shell::split`]). The first line then shows them after `--`, each quoted where a shell needs
+//! it ([`shell::quote`]), so that the printed command pastes into a shell as it is.
 //!
 //! An example that runs a published model (chapter 11 on) has a file `outputs/NAME.needs-models`
 //! beside its output: it is checked only where the model files are, by the ignored test that
-//! `cargo xtask test` runs after `cargo xtask models`.
+//! `cargo xtask test` runs after `cargo xtask models`. Its command is shown with `--release`, as
+//! the pages of those chapters tell the reader to run it (at the workspace's `opt-level` 1 a
+//! published model runs several times slower); the output is the same either way.
 //!
 //! The page includes the file whole (`{{#include ../../chapters/<slug>/outputs/NAME.txt}}`).
 //! A program that prints a Markdown table (a parameter table) is included from its second line
@@ -23,6 +27,8 @@
 //! page names its command in the text instead.
 //! `cargo xtask outputs` regenerates every such file; the workspace check
 //! `tests/outputs_current.rs` runs each example again and fails on the first line that differs.
+
+pub mod shell;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -37,22 +43,23 @@ pub struct Output {
     pub package: String,
     /// The example's name: the file name without `.txt`.
     pub example: String,
-    /// Its command-line arguments, from `NAME.args` beside the file (none without one).
+    /// Its command-line arguments, from `NAME.args` beside the file (none without one), read by
+    /// [`shell::split`].
     pub args: Vec<String>,
-    /// Whether it needs the published model files (`NAME.needs-models` beside the file).
+    /// Whether it needs the published model files (`NAME.needs-models` beside the file); its
+    /// command is then shown with `--release`.
     pub needs_models: bool,
 }
 
 impl Output {
-    /// The command line shown as the file's first line.
+    /// The command line shown as the file's first line: what a reader types to print it.
     pub fn command(&self) -> String {
-        let line = format!("$ cargo run -p {} --example {}", self.package, self.example);
+        let release = if self.needs_models { " --release" } else { "" };
+        let line = format!("$ cargo run{release} -p {} --example {}", self.package, self.example);
         if self.args.is_empty() {
             line
         } else {
-            let quoted: Vec<String> = (self.args.iter())
-                .map(|a| if a.contains(' ') { format!("\"{a}\"") } else { a.clone() })
-                .collect();
+            let quoted: Vec<_> = self.args.iter().map(|a| shell::quote(a)).collect();
             format!("{line} -- {}", quoted.join(" "))
         }
     }
@@ -70,29 +77,15 @@ impl Output {
         if !dir.join("examples").join(format!("{example}.rs")).exists() {
             bail!("{} has no program: there is no examples/{example}.rs beside it", path.display());
         }
-        let args = match std::fs::read_to_string(path.with_extension("args")) {
-            Ok(line) => split_args(&line),
+        let args_file = path.with_extension("args");
+        let args = match std::fs::read_to_string(&args_file) {
+            Ok(line) => shell::split(&line)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", args_file.display()))?,
             Err(_) => Vec::new(),
         };
         let needs_models = path.with_extension("needs-models").exists();
         Ok(Output { path, package: package.to_string(), example, args, needs_models })
     }
-}
-
-/// The arguments of an `.args` line: words separated by white space, or double-quoted runs that
-/// may hold spaces (no escapes; a quote cannot appear inside an argument).
-pub fn split_args(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = line.trim();
-    while !rest.is_empty() {
-        let (arg, after) = match rest.strip_prefix('"') {
-            Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
-            None => rest.split_once(char::is_whitespace).unwrap_or((rest, "")),
-        };
-        out.push(arg.to_string());
-        rest = after.trim_start();
-    }
-    out
 }
 
 /// The example programs of the whole workspace, by example name, built once the way
@@ -245,10 +238,41 @@ mod tests {
             needs_models: false,
         };
         assert_eq!(o.expected("hi\n"), "$ cargo run -p ch01-x --example demo\nhi\n");
-        let with_args = Output { args: vec!["3".into(), "1".into()], ..o };
+        let with_args = Output { args: vec!["3".into(), "1".into()], ..o.clone() };
         assert_eq!(with_args.command(), "$ cargo run -p ch01-x --example demo -- 3 1");
-        let quoted = Output { args: split_args(r#""a b" c  "d""#), ..with_args };
-        assert_eq!(quoted.args, ["a b", "c", "d"]);
-        assert_eq!(quoted.command(), r#"$ cargo run -p ch01-x --example demo -- "a b" c d"#);
+        let args = shell::split(r#"'a b' c  "isn't" 'd_k?'"#).unwrap();
+        let quoted = Output { args, ..with_args };
+        assert_eq!(quoted.args, ["a b", "c", "isn't", "d_k?"]);
+        assert_eq!(
+            quoted.command(),
+            r#"$ cargo run -p ch01-x --example demo -- "a b" c "isn't" "d_k?""#
+        );
+        // a published model's program is shown as the pages say to run it: a release build
+        let model = Output { needs_models: true, ..quoted };
+        assert_eq!(
+            model.command(),
+            r#"$ cargo run --release -p ch01-x --example demo -- "a b" c "isn't" "d_k?""#
+        );
+        assert_eq!(
+            Output { needs_models: true, ..o }.expected("hi\n"),
+            "$ cargo run --release -p ch01-x --example demo\nhi\n"
+        );
+    }
+
+    #[test]
+    fn an_args_file_a_shell_would_misread_is_an_error_naming_it() {
+        let dir = std::env::temp_dir().join(format!("outputs-args-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("examples")).unwrap();
+        std::fs::create_dir_all(dir.join("outputs")).unwrap();
+        std::fs::write(dir.join("examples/demo.rs"), "fn main() {}").unwrap();
+        let txt = dir.join("outputs/demo.txt");
+        std::fs::write(dir.join("outputs/demo.args"), "Attention isn't new\n").unwrap();
+        let e = Output::new(&dir, "ch01-x", txt.clone()).unwrap_err().to_string();
+        assert!(e.ends_with("demo.args: a single quote (') is not closed"), "{e}");
+        std::fs::write(dir.join("outputs/demo.args"), "\"Attention isn't new\"\n").unwrap();
+        let o = Output::new(&dir, "ch01-x", txt).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(o.args, ["Attention isn't new"]);
+        assert!(!o.needs_models);
     }
 }
