@@ -7,6 +7,7 @@ untimed batch. Prints one JSON line.
 
 import json
 import os
+import platform
 import sys
 import time
 
@@ -14,6 +15,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import sentence_transformers  # noqa: E402
 import torch  # noqa: E402
+import transformers  # noqa: E402
 from sentence_transformers import SentenceTransformer  # noqa: E402
 
 
@@ -32,7 +34,8 @@ def main():
         "seconds": seconds,
         "sentences_per_s": len(texts) / seconds,
         "versions": {"sentence_transformers": sentence_transformers.__version__,
-                     "torch": torch.__version__},
+                     "torch": torch.__version__, "transformers": transformers.__version__,
+                     "python": platform.python_version()},
     }))
 
 

@@ -1,5 +1,6 @@
 //! What all-MiniLM-L6-v2's heads look at, on 64 entries of chapter 10's text (24 to 128 tokens
-//! each): per layer, the share of attention on [CLS], [SEP] and punctuation; the heads that
+//! each): per layer, the share of attention on [CLS], [SEP] and punctuation, and [CLS]'s and
+//! [SEP]'s share of what the heads add (weight times the length of the value); the heads that
 //! attend most to the previous and the next token. `--save` writes `measurements/looks.json`,
 //! from which the page's figures are drawn. Layers and heads counted from 1.
 //!
@@ -26,11 +27,21 @@ fn main() {
         "{} texts, {} tokens; an even spread puts {:.3} on any one key\n",
         looks.segments, looks.tokens, looks.even_spread
     );
-    println!("layer   [CLS]   [SEP]   . and ,");
-    let [cls, sep, punctuation] =
-        [&looks.cls, &looks.sep, &looks.punctuation].map(Looks::per_layer);
-    for (l, ((c, s), p)) in cls.iter().zip(&sep).zip(&punctuation).enumerate() {
-        println!("{:>5} {c:>7.3} {s:>7.3} {p:>9.3}", l + 1);
+    println!("        share of the weight        share of what is added");
+    println!("layer   [CLS]   [SEP]   . and ,        [CLS]   [SEP]");
+    let scores = [&looks.cls, &looks.sep, &looks.punctuation, &looks.cls_by_length];
+    let [cls, sep, punctuation, cls_added] = scores.map(Looks::per_layer);
+    let sep_added = Looks::per_layer(&looks.sep_by_length);
+    for l in 0..cls.len() {
+        println!(
+            "{:>5} {:>7.3} {:>7.3} {:>9.3} {:>12.3} {:>7.3}",
+            l + 1,
+            cls[l],
+            sep[l],
+            punctuation[l],
+            cls_added[l],
+            sep_added[l]
+        );
     }
     println!();
     for (name, scores) in [
@@ -39,6 +50,7 @@ fn main() {
         (". and ,", &looks.punctuation),
         ("previous token", &looks.previous),
         ("next token", &looks.next),
+        ("[CLS], added", &looks.cls_by_length),
     ] {
         top(name, scores);
     }

@@ -15,15 +15,19 @@ fn main() {
         "one batch of {} texts, padded to the longest; cosine with the text embedded alone:\n",
         TEXTS.len()
     );
-    println!("{:>6} {:>8} {:>12} {:>12}  text", "tokens", "padding", "with mask", "no mask");
+    println!(
+        "{:>6} {:>8} {:>12} {:>12} {:>10}  text",
+        "tokens", "padding", "with mask", "no mask", "on [PAD]"
+    );
     for row in padding_lesson(&encoder, &TEXTS) {
         let text: String = row.text.chars().take(40).collect();
         let more = if row.text.chars().count() > 40 { "..." } else { "" };
         println!(
-            "{:>6} {:>8} {:>12.6} {:>12.4}  {text}{more}",
-            row.tokens, row.padding, row.masked, row.seen
+            "{:>6} {:>8} {:>12.6} {:>12.4} {:>10.2}  {text}{more}",
+            row.tokens, row.padding, row.masked, row.seen, row.on_padding
         );
     }
+    println!("\n(on [PAD]: without the mask, the mean weight its tokens put on the padding)");
     let alone = cosine_matrix(&encoder.embed(&TEXTS[..3]));
     let seen = unmasked_similarities(&encoder, &TEXTS);
     println!("\nsimilarity of the three sentences:   alone    batch, no mask");

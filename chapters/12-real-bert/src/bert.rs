@@ -58,11 +58,11 @@ pub struct Bert<
     /// chapter 5's stack: `norm(x + attention(x))`, then `norm(x + ffn(x))`, `L` times
     pub encoder: Encoder<M, H, DK, F, L, PostNorm, E, Dev>,
 }
-// ANCHOR_END: bert
 
 /// all-MiniLM-L6-v2: a vocabulary of 30,522 pieces, `d_model` 384, 12 heads of 32, a
 /// feed-forward width of 1,536, 6 blocks, 512 positions and 2 token types (its `config.json`).
 pub type MiniLm<Dev> = Bert<30_522, 384, 12, 32, 1_536, 6, 512, 2, f32, Dev>;
+// ANCHOR_END: bert
 
 /// A small random BERT of the same design, for the tests that need no model file.
 pub type TinyBert<Dev> = Bert<40, 16, 4, 4, 32, 2, 24, 2, f32, Dev>;

@@ -8,12 +8,16 @@ use support::{Heatmap, LineChart, Svg};
 
 use crate::looks::{self, HeadMap, Looks};
 
-/// The share of attention on `[CLS]`, `[SEP]` and punctuation, layer by layer (mean over heads).
+/// The share of attention on `[CLS]`, `[SEP]` and punctuation, and `[CLS]`'s share of what the
+/// heads add, layer by layer (mean over heads).
 pub fn per_layer(looks: &Looks) -> LineChart {
-    let mut chart = LineChart::new("Where the attention goes", "layer", "mean weight");
-    for (name, scores) in
-        [("[CLS]", &looks.cls), ("[SEP]", &looks.sep), (". and ,", &looks.punctuation)]
-    {
+    let mut chart = LineChart::new("Where the attention goes", "layer", "mean share");
+    for (name, scores) in [
+        ("weight on [CLS]", &looks.cls),
+        ("weight on [SEP]", &looks.sep),
+        ("weight on . and ,", &looks.punctuation),
+        ("[CLS]'s share of what is added", &looks.cls_by_length),
+    ] {
         let points = (Looks::per_layer(scores).iter().enumerate())
             .map(|(l, &v)| ((l + 1) as f32, v as f32))
             .collect();

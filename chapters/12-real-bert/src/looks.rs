@@ -1,9 +1,12 @@
 //! What BERT's heads look at, measured as Clark et al. (2019) did for BERT-base: the share of
 //! attention on `[CLS]`, on `[SEP]` and on punctuation, and heads that attend to the previous or
-//! the next token, over real text.
+//! the next token, over real text. And, as Kobayashi et al. (2020) did, how much of what a head
+//! adds comes from `[CLS]` and `[SEP]`: a weight times the length of the value it weighs.
 
 use std::path::PathBuf;
 
+use ch03_multi_head::MultiHeadAttention;
+use ch05_blocks::Mode;
 use ch11_real_llm::heads::HeadScores;
 use dfdx::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -35,6 +38,12 @@ pub struct Looks {
     pub previous: HeadScores,
     /// on the token after the query
     pub next: HeadScores,
+    /// `[CLS]`'s share of what the head adds, by length: `w(q, [CLS]) · ‖f([CLS])‖` over the
+    /// sum of `w(q, k) · ‖f(k)‖` for every key `k`, where `f(k)` is the key's value after the
+    /// output projection ([`value_lengths`])
+    pub cls_by_length: HeadScores,
+    /// the same for `[SEP]`
+    pub sep_by_length: HeadScores,
     /// whole maps of three heads on [`EXAMPLE`]: the strongest on `[CLS]`, on the previous token
     /// and on the next token
     pub maps: Vec<HeadMap>,
@@ -89,8 +98,38 @@ pub fn segments<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Vec<Vec<usi
 /// Sums, per head, of the weights of each kind, and how many queries they were summed over.
 #[derive(Default)]
 struct Sums {
-    kinds: [Vec<f64>; 5], // cls, sep, punctuation, previous, next
-    counts: [f64; 5],
+    kinds: [Vec<f64>; 7], // cls, sep, punctuation, previous, next, cls and sep by length
+    counts: [f64; 7],
+}
+
+/// Per head and token, the length of what the token adds to the block's output when a query
+/// puts all of that head's weight on it: `‖f(x_j)‖ = ‖(x_j W_V + b_V)_h W_O,h‖`, the head's part
+/// of the value, through the head's columns of the output projection (its bias is left out: it
+/// is added whatever the weights). A weight `w` on the token adds a vector of length
+/// `w · ‖f(x_j)‖`: Kobayashi et al. (2020)'s measure. `x`: one text's input to the block
+/// `(1, n, M)`; the result is `[h * n + j]`.
+pub fn value_lengths<const M: usize, const H: usize, const DK: usize, Dev: Device<f32>>(
+    attention: &MultiHeadAttention<M, H, DK, f32, Dev>,
+    x: Tensor<(usize, usize, Const<M>), f32, Dev>,
+) -> Vec<f64> {
+    let n = x.shape().1;
+    let values = attention.w_v.forward(x).as_vec(); // (1, n, M): head h is columns h*DK..
+    let w_o = attention.w_o.weight.as_vec(); // (M out, M in), row-major
+    let mut lengths = vec![0.0; H * n];
+    for h in 0..H {
+        for j in 0..n {
+            let v = &values[j * M + h * DK..j * M + (h + 1) * DK];
+            let squares: f64 = (0..M)
+                .map(|o| {
+                    let row = &w_o[o * M + h * DK..o * M + (h + 1) * DK];
+                    let f: f64 = row.iter().zip(v).map(|(a, b)| f64::from(a * b)).sum();
+                    f * f
+                })
+                .sum();
+            lengths[h * n + j] = squares.sqrt();
+        }
+    }
+    lengths
 }
 
 /// Reads every layer's weights on the measured texts (one at a time, so there is no padding).
@@ -108,12 +147,17 @@ pub fn measure<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Looks {
     for ids in &texts {
         let n = ids.len();
         tokens += n;
-        let out = encoder.model.forward(dev.tensor_from_vec(ids.clone(), (1, n)), None);
-        for (l, w) in out.weights.iter().enumerate() {
+        let types = dev.tensor_from_vec(vec![0; n], (1, n));
+        let mut x = encoder.model.embed(dev.tensor_from_vec(ids.clone(), (1, n)), types);
+        for (l, block) in encoder.model.encoder.layers.iter().enumerate() {
+            let lengths = value_lengths(&block.self_attn, x.clone()); // [h * n + k]
+            let (y, w) = block.forward(x, None, Mode::Eval);
+            x = y;
             let w = w.as_vec(); // (1, heads, n, n)
             for h in 0..H {
                 let map = &w[h * n * n..(h + 1) * n * n];
                 let at = |q: usize, k: usize| f64::from(map[q * n + k]);
+                let length = |k: usize| lengths[h * n + k];
                 let i = l * H + h;
                 for q in 0..n {
                     sums.kinds[0][i] += at(q, 0);
@@ -126,10 +170,13 @@ pub fn measure<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Looks {
                     if q + 1 < n {
                         sums.kinds[4][i] += at(q, q + 1);
                     }
+                    let added: f64 = (0..n).map(|k| at(q, k) * length(k)).sum();
+                    sums.kinds[5][i] += at(q, 0) * length(0) / added;
+                    sums.kinds[6][i] += at(q, n - 1) * length(n - 1) / added;
                 }
             }
         }
-        let counts = [n, n, n, n - 1, n - 1];
+        let counts = [n, n, n, n - 1, n - 1, n, n];
         sums.counts.iter_mut().zip(counts).for_each(|(c, n)| *c += n as f64);
     }
     let mean = |k: usize| HeadScores {
@@ -156,6 +203,8 @@ pub fn measure<Dev: Device<f32>>(encoder: &SentenceEncoder<Dev>) -> Looks {
         punctuation: mean(2),
         previous,
         next,
+        cls_by_length: mean(5),
+        sep_by_length: mean(6),
         maps,
     }
 }

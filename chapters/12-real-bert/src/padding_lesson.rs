@@ -5,6 +5,7 @@ use dfdx::prelude::*;
 
 use crate::pooling::cosine;
 use crate::sentence::{embed_ids, Padding, SentenceEncoder};
+use crate::tokenizer::Tokenizer;
 
 /// The texts of the lesson: three short sentences and the paragraph that makes them wait.
 pub const TEXTS: [&str; 4] = [
@@ -28,6 +29,9 @@ pub struct PaddingRow {
     pub masked: f32,
     /// the same without the mask
     pub seen: f32,
+    /// without the mask, the share of its tokens' attention that goes to the `[PAD]` keys
+    /// (the mean over every layer, head and real token)
+    pub on_padding: f32,
 }
 
 /// Runs `texts` as one batch twice (with and without the mask) and compares every embedding with
@@ -41,6 +45,7 @@ pub fn padding_lesson<Dev: Device<f32>>(
     let pad = encoder.tokenizer.pad_id();
     let run = |padding| embed_ids(&encoder.model, &ids, pad, padding, true);
     let (masked, seen) = (run(Padding::Masked), run(Padding::Seen));
+    let on_padding = weight_on_padding(encoder, &ids);
     texts
         .iter()
         .zip(&ids)
@@ -53,7 +58,38 @@ pub fn padding_lesson<Dev: Device<f32>>(
                 padding: longest - ids.len(),
                 masked: cosine(&masked[i], alone),
                 seen: cosine(&seen[i], alone),
+                on_padding: on_padding[i],
             }
+        })
+        .collect()
+}
+
+/// Without the mask, for each sequence of `ids` in one padded batch: the mean weight its real
+/// tokens put on the `[PAD]` keys, over every layer and head. (Pooling still averages the real
+/// tokens only; this is how the padding gets into them.)
+pub fn weight_on_padding<Dev: Device<f32>>(
+    encoder: &SentenceEncoder<Dev>,
+    ids: &[Vec<usize>],
+) -> Vec<f32> {
+    let dev = encoder.model.embeddings.norm.gamma.device().clone();
+    let padded = Tokenizer::pad_batch(ids, encoder.tokenizer.pad_id());
+    let (batch, seq) = (padded.len(), padded[0].len());
+    let out = encoder.model.forward(dev.tensor_from_vec(padded.concat(), (batch, seq)), None);
+    let heads = out.weights[0].shape().1.size();
+    let weights: Vec<Vec<f32>> = out.weights.iter().map(|w| w.as_vec()).collect();
+    (ids.iter().enumerate())
+        .map(|(b, real)| {
+            let n = real.len();
+            let mut sum = 0.0f64;
+            for w in &weights {
+                for h in 0..heads {
+                    for q in 0..n {
+                        let row = ((b * heads + h) * seq + q) * seq;
+                        sum += w[row + n..row + seq].iter().map(|&x| f64::from(x)).sum::<f64>();
+                    }
+                }
+            }
+            (sum / (weights.len() * heads * n) as f64) as f32
         })
         .collect()
 }

@@ -13,6 +13,9 @@ fn worked_example_what_bert_looks_at() {
     assert_eq!(layer(&r.cls), ["0.086", "0.404", "0.415", "0.384", "0.422", "0.232"]);
     assert_eq!(layer(&r.sep), ["0.027", "0.010", "0.011", "0.022", "0.015", "0.016"]);
     assert_eq!(layer(&r.punctuation), ["0.098", "0.070", "0.075", "0.108", "0.091", "0.069"]);
+    // what the heads add: [CLS]'s share is far below its share of the weight
+    assert_eq!(layer(&r.cls_by_length), ["0.027", "0.073", "0.062", "0.037", "0.051", "0.036"]);
+    assert_eq!(layer(&r.sep_by_length), ["0.018", "0.018", "0.022", "0.029", "0.022", "0.010"]);
     let top = |s: &ch11_real_llm::heads::HeadScores| {
         let (l, h, v) = s.top(1)[0];
         format!("L{}H{} {v:.2}", l + 1, h + 1)
@@ -22,6 +25,8 @@ fn worked_example_what_bert_looks_at() {
     assert_eq!(top(&r.punctuation), "L4H12 0.36");
     assert_eq!(top(&r.previous), "L1H3 1.00");
     assert_eq!(top(&r.next), "L2H9 0.69");
+    assert_eq!(top(&r.cls_by_length), "L2H12 0.27");
+    assert_eq!(r.cls_by_length.above(0.5), 0);
     assert_eq!((r.cls.above(0.5), r.sep.above(0.5), r.cls.above(0.3)), (12, 0, 42));
     // chapter 11's sinks, for the comparison: 97 of SmolLM2's 162 heads in layers 13 to 30
     let smollm2 = ch11_real_llm::heads::committed().sinks;
@@ -44,6 +49,8 @@ fn the_committed_reading_is_the_models() {
         (&measured.punctuation, &committed.punctuation),
         (&measured.previous, &committed.previous),
         (&measured.next, &committed.next),
+        (&measured.cls_by_length, &committed.cls_by_length),
+        (&measured.sep_by_length, &committed.sep_by_length),
     ];
     for (m, c) in pairs {
         for (a, b) in m.values.iter().zip(&c.values) {

@@ -15,6 +15,9 @@ fn worked_example_padding_on_a_real_model() {
     }
     let seen: Vec<String> = rows.iter().map(|r| format!("{:.4}", r.seen)).collect();
     assert_eq!(seen, ["0.5692", "0.6050", "0.5543", "1.0000"]);
+    // without the mask, the share of the short texts' attention that goes to the padding
+    let on_padding: Vec<String> = rows.iter().map(|r| format!("{:.2}", r.on_padding)).collect();
+    assert_eq!(on_padding, ["0.36", "0.34", "0.41", "0.00"]);
     let similar = unmasked_similarities(encoder(), &TEXTS).map(|c| format!("{c:.4}"));
     assert_eq!(similar, ["0.7246", "0.4555", "0.4047"]);
 }

@@ -1,7 +1,7 @@
 //! The committed speed comparison: every run checked, the page's table generated from it, and
 //! the figures the page states.
 
-use ch12_real_bert::speed_table::{self, SpeedRun};
+use ch12_real_bert::speed_table::{self, SpeedRun, BLOCKS, FAST, REFERENCE};
 
 fn xeon() -> SpeedRun {
     speed_table::committed()
@@ -22,24 +22,74 @@ fn every_committed_run_is_complete() {
 
 #[test]
 fn the_speed_table_is_current() {
-    let path = speed_table::folder().with_extension("md");
-    let committed = std::fs::read_to_string(&path).expect("measurements/speed.md");
-    assert_eq!(
-        committed,
-        speed_table::tables(),
-        "measurements/speed.md is stale: cargo run --release -p ch12-real-bert --example embed_speed_table"
-    );
+    for (path, expected) in speed_table::generated_files() {
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            committed,
+            expected,
+            "{} is stale: cargo run --release -p ch12-real-bert --example embed_speed_table",
+            path.display()
+        );
+    }
 }
 
 #[test]
 fn worked_example_speed_against_sentence_transformers() {
     let run = xeon();
     assert!(run.machine.starts_with("Intel(R) Xeon(R) Processor, 2 cores"), "{}", run.machine);
-    let rate = |name: &str| format!("{:.1}", run.program(name).sentences_per_s);
-    let ratio = |name: &str| format!("{:.2}", run.ratio(name));
-    assert_eq!(rate("fast path"), "150.1");
-    assert_eq!(rate("sentence-transformers"), "131.1");
-    assert_eq!(ratio("fast path"), "1.14");
-    assert_eq!(ratio("chapter 5's blocks (dfdx)"), "0.20");
-    assert!(run.ratio("fast path") >= 1.0, "the chapter's goal: at least 1.0x");
+    assert_eq!(run.versions(), "sentence-transformers 6.2.0, torch 2.15.0+cu132");
+    let rates = |name: &str| {
+        let s = run.program(name).summary();
+        format!("{:.1} {:.1} {:.1}", s.best, s.median, s.slowest)
+    };
+    assert_eq!(rates(FAST), "150.1 149.9 149.2");
+    assert_eq!(rates(BLOCKS), "25.7 25.5 25.1");
+    assert_eq!(rates(REFERENCE), "131.1 129.3 124.9");
+    let ratios = |name: &str| format!("{:.2} {:.2}", run.ratio(name), run.median_ratio(name));
+    assert_eq!(ratios(FAST), "1.14 1.16");
+    assert_eq!(ratios(BLOCKS), "0.20 0.20");
+    let rounds: Vec<String> = run.round_ratios(FAST).iter().map(|r| format!("{r:.2}")).collect();
+    assert_eq!(rounds, ["1.16", "1.20", "1.14"]);
+    // the page's sentence, from this run alone
+    let alone = speed_table::summary(&[("intel-xeon-processor".into(), run)]);
+    assert_eq!(
+        alone,
+        "On the one machine measured, the fast path's best round is 1.14× sentence-transformers' \
+         best, and its median round 1.16× sentence-transformers' median. The goal, at least 1.0×, \
+         is met in every round. Chapter 5's blocks on dfdx reach 0.20× by the medians.\n"
+    );
+}
+
+#[test]
+fn the_summary_spans_machines_and_says_when_the_goal_is_missed() {
+    let mut slower = xeon();
+    slower.machine = "AMD EPYC 9B14, 2 cores (avx2, fma, avx512f)".into();
+    let fast = slower.programs.iter_mut().find(|p| p.program == FAST).unwrap();
+    fast.rounds = vec![120.0, 135.0, 128.0];
+    fast.sentences_per_s = 135.0;
+    let runs = [("a".to_string(), xeon()), ("b".to_string(), slower.clone())];
+    let text = speed_table::summary(&runs);
+    assert!(text
+        .starts_with("On the 2 machines measured, the fast path's best round is 1.03× to 1.14×"));
+    assert!(text.contains("median round 0.99× to 1.16× sentence-transformers' median"), "{text}");
+    assert!(text.contains("The goal, at least 1.0×, is not met by the median on AMD EPYC 9B14."));
+    // medians above 1 but one pair of rounds below
+    let fast = slower.programs.iter_mut().find(|p| p.program == FAST).unwrap();
+    fast.rounds = vec![120.0, 135.0, 131.0];
+    let text = speed_table::summary(&[("b".to_string(), slower)]);
+    assert!(text.contains("is met by the medians, though not in every round (the slowest pair of rounds gave 0.93×)"), "{text}");
+}
+
+#[test]
+fn a_run_of_too_few_rounds_or_a_bad_round_is_refused() {
+    let mut run = xeon();
+    run.rounds = 2;
+    run.programs.iter_mut().for_each(|p| p.rounds.truncate(2));
+    assert_eq!(run.check(), Err("2 rounds: a median needs at least 3".into()));
+    let mut run = xeon();
+    run.programs[0].rounds[1] = 0.0;
+    assert_eq!(run.check(), Err("fast path: a round is not a positive rate".into()));
+    let mut run = xeon();
+    run.programs.iter_mut().for_each(|p| p.versions.clear());
+    assert_eq!(run.check(), Err("sentence-transformers: no versions recorded".into()));
 }

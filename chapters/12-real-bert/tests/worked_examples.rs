@@ -19,6 +19,42 @@ fn worked_example_minilm_parameters() {
     assert_eq!(embeddings + 6 * block, 22_565_376);
     // the word table alone is more than half of the model
     assert_eq!(format!("{:.0}%", 100.0 * (30_522 * 384) as f64 / 22_565_376.0), "52%");
+    // BERT's pooler, which the file holds too: one 384 x 384 layer and its bias
+    assert_eq!(384 * 384 + 384, 147_840);
+    assert_eq!(22_565_376 + 147_840, 22_713_216);
+    assert_eq!(format!("{:.0}%", 100.0 * (30_522 * 384) as f64 / 22_713_216.0), "52%");
+}
+
+/// What `model.safetensors` holds: the encoder's floats, the pooler's, and one integer buffer.
+#[test]
+#[ignore = "needs all-MiniLM-L6-v2's files: cargo xtask models"]
+fn worked_example_what_the_file_holds() {
+    use ::safetensors::{Dtype, SafeTensors};
+    let files = ModelFiles::locate().unwrap_or_else(|e| panic!("{e}"));
+    let bytes = std::fs::read(files.path("model.safetensors")).unwrap();
+    let file = SafeTensors::deserialize(&bytes).unwrap();
+    let count = |keep: &dyn Fn(&str) -> bool| -> usize {
+        (file.tensors().iter())
+            .filter(|(name, view)| view.dtype() == Dtype::F32 && keep(name))
+            .map(|(_, view)| view.shape().iter().product::<usize>())
+            .sum()
+    };
+    assert_eq!(count(&|_| true), 22_713_216);
+    assert_eq!(count(&|name| name.starts_with("pooler.")), 147_840);
+    assert_eq!(count(&|name| !name.starts_with("pooler.")), 22_565_376);
+    // `position_ids`: 0, 1, ..., 511 as int64, shape (1, 512)
+    let ids = file.tensor("embeddings.position_ids").unwrap();
+    assert_eq!((ids.dtype(), ids.shape()), (Dtype::I64, &[1, 512][..]));
+    let values: Vec<i64> =
+        (ids.data().chunks_exact(8)).map(|b| i64::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(values, (0..512).collect::<Vec<i64>>());
+    // the transformers version that saved the configuration (current versions no longer save
+    // `position_ids`: they register it with persistent=False)
+    let config: serde_json::Value =
+        serde_json::from_str(&files.read_text("config.json").unwrap()).unwrap();
+    assert_eq!(config["transformers_version"], "4.8.2");
+    // and the model it was fine-tuned from: MiniLM-L12-H384 with every second layer kept
+    assert_eq!(config["_name_or_path"], "nreimers/MiniLM-L6-H384-uncased");
 }
 
 #[test]

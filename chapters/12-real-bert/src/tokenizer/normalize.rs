@@ -13,10 +13,11 @@
 //!    (category Mn) are dropped;
 //! 4. **lowercase**, one character at a time.
 //!
-//! The categories come from `unicode_categories`, the crate Hugging Face uses. Its tables are
-//! Unicode 9.0 (2016) and its "other" leaves out Cn (unassigned code points), so a character
-//! assigned or recategorised since then is treated as it was in 2016, exactly as the reference
-//! treats it (the parity fixture, `fixtures/tokenizer.json`, has three such texts).
+//! The categories come from `unicode_categories`, the crate Hugging Face uses. Its tables predate
+//! Unicode 10 (2017: U+0D00, added then, is unassigned in them) and its "other" leaves out Cn
+//! (unassigned code points), so a character assigned or recategorised since then is treated as
+//! an old table has it, exactly as the reference treats it (the parity fixture,
+//! `fixtures/tokenizer.json`, has three such texts, with characters of Unicode 10, 11, 13 and 14).
 
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
@@ -31,7 +32,7 @@ pub fn is_whitespace(c: char) -> bool {
     c.is_whitespace()
 }
 
-/// A character the cleaning step drops: categories Cc, Cf and Co (Unicode 9 tables), except tab,
+/// A character the cleaning step drops: categories Cc, Cf and Co (pre-Unicode-10 tables), except tab,
 /// newline and carriage return, which separate words.
 pub fn is_control(c: char) -> bool {
     match c {

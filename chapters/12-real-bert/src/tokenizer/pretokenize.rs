@@ -7,7 +7,7 @@ use unicode_categories::UnicodeCategories;
 
 /// Punctuation as BERT sees it: every ASCII character that is not a letter, digit, space or
 /// control (so `$`, `+`, `^` and `` ` `` count, although Unicode calls them symbols), and every
-/// character of a Unicode punctuation category (P*, Unicode 9 tables, as in Hugging Face's
+/// character of a Unicode punctuation category (P*, pre-Unicode-10 tables, as in Hugging Face's
 /// `is_bert_punc`). Other symbols (`€`, `±`, emoji) are not punctuation and stay in their word.
 pub fn is_punctuation(c: char) -> bool {
     c.is_ascii_punctuation() || c.is_punctuation()
