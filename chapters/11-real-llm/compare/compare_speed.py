@@ -1,11 +1,16 @@
 """Chapter 11's speed table, measured side by side: this chapter's decode path (on the file's
-quantized blocks and in float32), chapter 10's model, Hugging Face transformers (PyTorch eager,
-float32, the file dequantized) and llama.cpp (llama-cpp-python, the file as stored), on the same
-32-token prompt and 64 greedy tokens, 2 threads each. Rounds alternate between the programs; the
-best round of each counts. Writes measurements/speed/<machine>.json, from which the page's table
-is generated (`cargo run --release -p ch11-real-llm --example speed_table`).
+quantized blocks and in float32, each also with its software prefetch off), chapter 10's model,
+Hugging Face transformers (PyTorch eager, float32, the file dequantized) and llama.cpp
+(llama-cpp-python, the file as stored), on the same 32-token prompt and 64 greedy tokens, 2 threads
+each. Rounds alternate between the programs; every round of each is kept, and the table shows the
+best, the median and the spread. llama.cpp runs with its defaults, as a user would; where they
+fail (its extra buffer types crashed on one Intel Xeon), it runs again with them off, and the file
+records which configuration ran and why. The profile of a decode step is a separate pass run after
+each round's timed generation; the fastest pass (by its whole step) is kept. Writes
+measurements/speed/<machine>.json, from which the page's table is generated
+(`cargo run --release -p ch11-real-llm --example speed_table`).
 
-    python3 chapters/11-real-llm/compare/compare_speed.py [--rounds 3] [--out NAME]
+    python3 chapters/11-real-llm/compare/compare_speed.py [--rounds 7] [--out NAME]
 
 Needs the model file (`cargo xtask models`). Makes its venvs under ~/.cache/attention-in-rust/ on
 first use: torch-venv (torch, transformers 5.24.0, gguf, accelerate; shared with chapter 8's
@@ -17,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import venv
@@ -32,6 +38,8 @@ VENVS = {
     "torch-venv": ["torch", "numpy", "transformers==5.24.0", "gguf==0.19.0", "accelerate"],
     "llama-cpp-venv": ["llama-cpp-python==0.3.36", "numpy"],
 }
+# llama.cpp's configurations: as a user gets it, and the fallback where that fails
+DEFAULTS, NO_EXTRA_BUFFERS = "defaults", "no-extra-buffer-types"
 
 
 def python_of(name):
@@ -52,38 +60,79 @@ def run_json(command, env=None):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def failure(out):
+    """How a run that failed ended, in a few words."""
+    if out.returncode < 0:
+        how = f"killed by {signal.Signals(-out.returncode).name}"
+    else:
+        how = f"exit status {out.returncode}"
+    last = (out.stderr.strip().splitlines() or [""])[-1][:120]
+    return f"{how}: {last}" if last else how
+
+
+def llama_cpp_round(command, env, configuration):
+    """One llama.cpp round in `configuration` (a list: [name, why]), which the first round decides:
+    its defaults, or, if they fail, its extra buffer types off."""
+    if configuration[0] is None:
+        out = subprocess.run(command + [DEFAULTS], capture_output=True, text=True, env=env)
+        if out.returncode == 0:
+            configuration[:] = [DEFAULTS, None]
+            return json.loads(out.stdout.strip().splitlines()[-1])
+        configuration[:] = [NO_EXTRA_BUFFERS, failure(out)]
+        print(f"llama.cpp with its defaults failed ({configuration[1]}); "
+              "running it with its extra buffer types off", file=sys.stderr)
+    return run_json(command + [configuration[0]], env)
+
+
+def best_profile(runs):
+    """The fastest of the rounds' profiled passes, by its whole step."""
+    passes = [x["profile"] for x in runs if x.get("profile")]
+    return min(passes, key=lambda p: sum(part["ms_per_token"] for part in p)) if passes else None
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", help="the file's name, without .json (default: the CPU's)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        sys.exit("--rounds must be at least 1")
     if not MODEL.exists():
         sys.exit(f"{MODEL} is missing: run `cargo xtask models`")
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "ch11-real-llm", "--example", "speed"],
                    check=True, cwd=ROOT)
     ours = [str(ROOT / "target" / "release" / "examples" / "speed"), "--json"]
     env = dict(os.environ, RAYON_NUM_THREADS=str(THREADS), OMP_NUM_THREADS=str(THREADS))
+    env.pop("ATTENTION_PREFETCH", None)
+    no_prefetch = dict(env, ATTENTION_PREFETCH="0")
     torch_python, llama_python = python_of("torch-venv"), python_of("llama-cpp-venv")
     rounds = {}
     first = None
-    bandwidths = []
+    readers = {}
+    configuration = [None, None]
     for r in range(args.rounds):
         result = run_json(ours, env)
         first = first or result
-        bandwidths.append(result["read_bandwidth_bytes_per_s"])
+        for reader in result["bandwidth_readers"]:
+            readers[reader["reader"]] = max(readers.get(reader["reader"], 0), reader["bytes_per_s"])
         for path in result["paths"]:
             rounds.setdefault(path["path"], []).append(path)
         ids = json.dumps(result["prompt_ids"])
-        for name, python, script in [
-            ("transformers", torch_python, "hf_round.py"),
-            ("llama.cpp", llama_python, "llama_cpp_round.py"),
-        ]:
-            rounds.setdefault(name, []).append(run_json(
-                [python, str(HERE / script), str(MODEL), ids, str(NEW_TOKENS), str(THREADS)], env))
+        command = [str(MODEL), ids, str(NEW_TOKENS), str(THREADS)]
+        rounds.setdefault("transformers", []).append(
+            run_json([torch_python, str(HERE / "hf_round.py"), *command], env))
+        rounds.setdefault("llama.cpp", []).append(
+            llama_cpp_round([llama_python, str(HERE / "llama_cpp_round.py"), *command], env, configuration))
+        # the decode path again without its software prefetch, to measure what the prefetch brings
+        unfetched = run_json(ours, no_prefetch)
+        assert unfetched["prefetch_bytes"] == 0, "ATTENTION_PREFETCH=0 was not taken"
+        for path in unfetched["paths"]:
+            if path["path"] in ("quantized", "f32"):
+                rounds.setdefault(f"{path['path']}, prefetch off", []).append(path)
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
     rows = []
     for name, runs in rounds.items():
-        rows.append({
+        row = {
             "program": name,
             "prefill_tokens_per_s": max(x["prefill_tokens_per_s"] for x in runs),
             "decode_tokens_per_s": max(x["decode_tokens_per_s"] for x in runs),
@@ -91,17 +140,26 @@ def main():
             "decode_rounds": [round(x["decode_tokens_per_s"], 3) for x in runs],
             "weight_bytes_per_token": runs[0].get("weight_bytes_per_token"),
             "tokens": runs[0]["tokens"],
-            # where one decode step's time went, in the round that decoded fastest
-            "profile": max(runs, key=lambda x: x["decode_tokens_per_s"]).get("profile"),
+            "tokens_equal_every_round": all(x["tokens"] == runs[0]["tokens"] for x in runs),
+            # a separate profiled pass after each round's timed generation: the fastest of them
+            "profile": best_profile(runs),
+            "profile_passes": sum(1 for x in runs if x.get("profile")),
             "versions": runs[0].get("versions", {}),
-        })
+        }
+        if name == "llama.cpp":
+            row["configuration"] = configuration[0]
+            row["configuration_why"] = configuration[1]
+        rows.append(row)
     record = {
         "machine": first["machine"],
         "isa": first["isa"],
         "threads": THREADS,
         "prompt_ids": first["prompt_ids"],
         "new_tokens": NEW_TOKENS,
-        "read_bandwidth_bytes_per_s": max(bandwidths),
+        "prefetch_bytes": first["prefetch_bytes"],
+        "read_bandwidth_bytes_per_s": max(readers.values()),
+        # each reader's best over the rounds; the bandwidth above is the best of them
+        "bandwidth_readers": [{"reader": k, "bytes_per_s": v} for k, v in readers.items()],
         "rounds": args.rounds,
         "programs": rows,
     }
@@ -110,8 +168,10 @@ def main():
     out = HERE.parent / "measurements" / "speed" / f"{name}.json"
     out.write_text(json.dumps(record, indent=1) + "\n")
     for row in rows:
-        print(f"{row['program']:>14}: prefill {row['prefill_tokens_per_s']:7.1f}, "
-              f"decode {row['decode_tokens_per_s']:6.1f} tokens/s")
+        print(f"{row['program']:>22}: prefill {row['prefill_tokens_per_s']:7.1f}, "
+              f"decode {row['decode_tokens_per_s']:6.1f} tokens/s (best of {args.rounds})")
+    if configuration[0] == NO_EXTRA_BUFFERS:
+        print(f"llama.cpp ran with its extra buffer types off: its defaults failed ({configuration[1]})")
     print(f"wrote {out.relative_to(ROOT)}")
 
 

@@ -1,6 +1,7 @@
 """One timed generation by llama.cpp (llama-cpp-python) on the GGUF file as stored (Q4_1 and
-Q8_0): the prompt ids in argv[2] at once, then greedy tokens one at a time. Prints JSON. Run by
-compare_speed.py in its own venv."""
+Q8_0): the prompt ids in argv[2] at once, then greedy tokens one at a time. argv[5] is the
+configuration: `defaults` (as a user gets it) or `no-extra-buffer-types`. Prints JSON. Run by
+compare_speed.py in its own venv, which tries the defaults first."""
 
 import json
 import sys
@@ -10,22 +11,26 @@ from importlib.metadata import version
 import llama_cpp.llama_cpp as low
 import numpy as np
 
-# llama.cpp's "extra buffer types" (weights repacked for AMX and other kernels) are turned off:
-# on a CPU that reports AMX, its AMX product crashed (a segmentation fault in
-# ggml_backend_amx_mul_mat) on the Intel Xeon this was measured on. The plain CPU kernels run.
-_defaults = low.llama_model_default_params
+path, ids, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+configuration = sys.argv[5] if len(sys.argv) > 5 else "defaults"
+if configuration not in ("defaults", "no-extra-buffer-types"):
+    sys.exit(f"configuration {configuration!r} is not defaults or no-extra-buffer-types")
 
+if configuration == "no-extra-buffer-types":
+    # llama.cpp's "extra buffer types" (weights repacked for AMX and other kernels), on by
+    # default, turned off: on a CPU that reports AMX, its AMX product crashed (a segmentation
+    # fault in ggml_backend_amx_mul_mat) on one Intel Xeon. The plain CPU kernels run instead.
+    _defaults = low.llama_model_default_params
 
-def _without_extra_buffers():
-    params = _defaults()
-    params.use_extra_bufts = False
-    return params
+    def _without_extra_buffers():
+        params = _defaults()
+        params.use_extra_bufts = False
+        return params
 
+    low.llama_model_default_params = _without_extra_buffers
 
-low.llama_model_default_params = _without_extra_buffers
 from llama_cpp import Llama  # noqa: E402  (after the change above, which it reads at load)
 
-path, ids, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 llm = Llama(model_path=path, n_threads=threads, n_threads_batch=threads, n_ctx=256,
             n_batch=len(ids), verbose=False)
 
@@ -50,5 +55,5 @@ print(json.dumps({
     "tokens": tokens,
     "versions": {"llama-cpp-python": version("llama-cpp-python")},
     "threads": threads,
-    "extra_buffer_types": False,
+    "configuration": configuration,
 }))

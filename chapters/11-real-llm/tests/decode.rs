@@ -1,10 +1,13 @@
 //! The decode path against chapter 10's model, on a small random model (no file needed): the
 //! same logits all at once and token by token, the rolling window equal to chapter 10's sliding
-//! window, and StreamingLLM's cache keeping the sinks and the latest tokens.
+//! window, and StreamingLLM's cache keeping the sinks and the latest tokens; a prompt's expanded
+//! quantized rows equal to the dequantizer's weights.
 
+use ch08_efficient::fast::Isa;
 use ch10_language_models::llama::lm::LanguageModel;
 use ch10_language_models::{TinyLlama, Window};
-use ch11_real_llm::decode::{Cache, Decoder, Keep, Policy};
+use ch11_real_llm::decode::{Cache, Decoder, Keep, Matrix, Policy};
+use ch11_real_llm::gguf::{dequantize, TensorType};
 use support::Dev;
 
 fn tiny(seed: u64) -> TinyLlama<Dev> {
@@ -96,4 +99,63 @@ fn a_full_cache_refuses_one_token_more() {
     for _ in 0..4 {
         cache.admit();
     }
+}
+
+/// A random finite half float's bytes: every size a half float has, subnormal to the largest.
+fn random_half(rng: &mut impl rand::Rng) -> [u8; 2] {
+    loop {
+        let h = half::f16::from_bits(rng.gen());
+        if h.is_finite() {
+            return h.to_bits().to_le_bytes();
+        }
+    }
+}
+
+/// `rows × 64` weights of `kind` (Q4_1 or Q8_0) in random blocks, seeded.
+fn random_blocks(kind: TensorType, rows: usize, seed: u64) -> Vec<u8> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut bytes = Vec::new();
+    for _ in 0..rows * 2 {
+        bytes.extend(random_half(&mut rng)); // d
+        let codes = match kind {
+            TensorType::Q4_1 => {
+                bytes.extend(random_half(&mut rng)); // m
+                16
+            }
+            _ => 32,
+        };
+        bytes.extend((0..codes).map(|_| rng.gen::<u8>()));
+    }
+    bytes
+}
+
+#[test]
+fn a_prompts_expanded_rows_are_the_dequantized_weights() {
+    // several tokens expand each quantized row once; with the 64 unit vectors as the tokens,
+    // token t's outputs are column t of the expanded weights, so they can be compared exactly
+    let (rows, cols) = (32, 64);
+    let identity: Vec<f32> =
+        (0..cols * cols).map(|i| if i / cols == i % cols { 1.0 } else { 0.0 }).collect();
+    for (kind, seed) in [(TensorType::Q4_1, 1), (TensorType::Q8_0, 2)] {
+        let bytes = random_blocks(kind, rows, seed);
+        let weights = dequantize(kind, &bytes);
+        let matrix = Matrix::from_stored(kind, rows, cols, &bytes, false).unwrap();
+        for isa in Isa::available() {
+            let out = matrix.apply(isa, &identity, cols);
+            for (r, row) in weights.chunks(cols).enumerate() {
+                for (t, &w) in row.iter().enumerate() {
+                    let got = out[t * rows + r];
+                    assert!(got == w, "{kind:?} on {isa:?}, row {r} column {t}: {got} != {w}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chapter_10s_model_sees_128_characters() {
+    // the page: chapter 10's cache copies itself at every step, "fine for chapter 10's model,
+    // which sees at most 128 characters"
+    assert_eq!(ch10_language_models::TrainConfig::char_model().context, 128);
 }

@@ -1,7 +1,9 @@
-//! The committed speed comparison: every run checked, the page's table generated from it, and
-//! the ratios the page states recomputed from the rounds.
+//! The committed speed comparison: every run checked, the page's table generated from it, the
+//! ratios the page states recomputed from the rounds (by best and by median), every ratio in the
+//! page's speed section one of the file's, and no bound on the page that the profile contradicts.
 
-use ch11_real_llm::speed_table::{self, SpeedRun};
+use ch11_real_llm::speed_table::{self, Reader, SpeedRun, DEFAULTS, NO_EXTRA_BUFFERS};
+use ch11_real_llm::{smollm2, speed_table::WITHOUT_PREFETCH};
 
 fn xeon() -> SpeedRun {
     speed_table::committed()
@@ -9,6 +11,24 @@ fn xeon() -> SpeedRun {
         .find(|(name, _)| name == "intel-xeon-processor")
         .expect("measurements/speed/intel-xeon-processor.json")
         .1
+}
+
+/// The page's section "Speed, side by side", up to the next section.
+fn speed_section() -> String {
+    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/11-real-llm.md");
+    let page = std::fs::read_to_string(page).expect("the chapter's page");
+    let start = page.find("### Speed, side by side").expect("the speed section");
+    let rest = &page[start..];
+    let end = rest[4..].find("\n## ").map_or(rest.len(), |i| i + 4);
+    rest[..end].to_string()
+}
+
+fn two(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn one(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 #[test]
@@ -25,8 +45,30 @@ fn every_run_names_its_machine_and_has_every_round() {
     broken.programs[0].decode_rounds[0] += 50.0;
     assert!(broken.check().unwrap_err().contains("best"));
     let mut broken = xeon();
+    broken.programs[1].decode_rounds[2] = 0.0;
+    assert!(broken.check().unwrap_err().contains("positive"));
+    let mut broken = xeon();
     broken.programs.retain(|p| p.program != "llama.cpp");
     assert!(broken.check().unwrap_err().contains("llama.cpp is missing"));
+    // llama.cpp off its defaults must say why; an unknown configuration is refused
+    let mut broken = xeon();
+    let llama = broken.programs.iter_mut().find(|p| p.program == "llama.cpp").unwrap();
+    llama.configuration = Some(NO_EXTRA_BUFFERS.into());
+    assert!(broken.check().unwrap_err().contains("does not say why"));
+    let llama = broken.programs.iter_mut().find(|p| p.program == "llama.cpp").unwrap();
+    llama.configuration_why = Some("killed by SIGSEGV".into());
+    broken.check().unwrap();
+    assert!(broken.table().contains("extra buffer types off (its defaults: killed by SIGSEGV)"));
+    let llama = broken.programs.iter_mut().find(|p| p.program == "llama.cpp").unwrap();
+    llama.configuration = Some("fast".into());
+    assert!(broken.check().unwrap_err().contains("unknown"));
+    // a prefetch-off row, where present, has every round
+    let mut broken = xeon();
+    let mut row = broken.program("quantized").clone();
+    row.program = WITHOUT_PREFETCH[0].0.into();
+    row.decode_rounds.pop();
+    broken.programs.push(row);
+    assert!(broken.check().unwrap_err().contains("prefetch off does not have 3 rounds"));
 }
 
 #[test]
@@ -40,25 +82,91 @@ fn the_speed_table_is_current() {
 }
 
 #[test]
+fn an_old_run_says_what_it_did_not_record() {
+    // the Xeon file predates llama.cpp's configuration, the bandwidth readers, the prefetch-off
+    // rows and the profile of every round: its table says so instead of inventing them
+    let run = xeon();
+    let table = run.table();
+    assert!(table.contains("llama.cpp, the file's blocks (configuration not recorded)"));
+    assert!(table.contains("from one reader, a sum of 1 GiB on every thread"));
+    assert!(table.contains(
+        "Not recorded in this run: llama.cpp's configuration, bandwidth readers other than the \
+         sum, the decode path without its software prefetch, more than one profiled pass."
+    ));
+    assert!(!table.contains("prefetch off |"));
+    assert!(run.profile_table().contains("the profiled pass that followed each path's fastest"));
+}
+
+#[test]
+fn a_run_with_every_field_shows_them() {
+    // the fields the later script records, on the Xeon's numbers: the readers, llama.cpp's
+    // configuration, the prefetch-off rows and one profiled pass per round
+    let mut run = xeon();
+    run.bandwidth_readers = Some(vec![
+        Reader { reader: "sum".into(), bytes_per_s: 21.2e9 },
+        Reader { reader: "STREAM triad".into(), bytes_per_s: 23.0e9 },
+    ]);
+    assert!(run.check().unwrap_err().contains("not the best of its readers"));
+    run.read_bandwidth_bytes_per_s = 23.0e9;
+    for name in ["quantized", "f32"] {
+        let mut row = run.program(name).clone();
+        row.program = format!("{name}, prefetch off");
+        row.decode_rounds = vec![60.0, 61.0, 62.0];
+        row.decode_tokens_per_s = 62.0;
+        run.programs.push(row);
+    }
+    for p in &mut run.programs {
+        if p.profile.is_some() {
+            p.profile_passes = Some(3);
+        }
+        if p.program == "llama.cpp" {
+            p.configuration = Some(DEFAULTS.into());
+        }
+    }
+    run.check().unwrap();
+    let table = run.table();
+    assert!(table.contains("Memory bandwidth 23.0 GB/s, the best of 2 readers over 1 GiB (sum 21.2, STREAM triad 23.0 GB/s)."));
+    assert!(table.contains("| llama.cpp, the file's blocks, its defaults | 285.4 | 98.6 | 98.6 | 97.9–98.6 | 3.56× | 3.58× |"));
+    assert!(table.contains("| this chapter, the file's blocks, software prefetch off | 219.8 | 62.0 | 61.0 | 60.0–62.0 | 2.24× | 2.21× | 96.4 MB | 26 % |"));
+    assert!(!table.contains("Not recorded"));
+    assert!(run.profile_table().contains("the fastest of 3 profiled passes of each path"));
+    // a profiled pass of each round, or the file is refused
+    run.programs[0].profile_passes = Some(2);
+    assert!(run.check().unwrap_err().contains("one pass per round"));
+}
+
+#[test]
 fn the_pages_ratios() {
     let run = xeon();
-    let two = |x: f64| (x * 100.0).round() / 100.0;
-    let ratio = |a, b| two(run.decode_ratio(a, b));
-    assert_eq!(ratio("quantized", "transformers"), 2.94);
-    assert_eq!(ratio("f32", "transformers"), 1.04);
-    assert_eq!(ratio("quantized", "llama.cpp"), 0.83);
-    assert_eq!(ratio("llama.cpp", "quantized"), 1.21);
-    assert_eq!(ratio("llama.cpp", "transformers"), 3.56);
+    let best = |a, b| two(run.decode_ratio(a, b));
+    let median = |a, b| two(run.decode_median_ratio(a, b));
+    assert_eq!(
+        (best("quantized", "transformers"), median("quantized", "transformers")),
+        (2.94, 2.75)
+    );
+    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (1.04, 0.91));
+    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (0.83, 0.77));
+    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (1.21, 1.30));
+    assert_eq!(best("llama.cpp", "transformers"), 3.56);
+    // the goal, by best and by median: met by the fastest round only
+    assert!(run.decode_ratio("f32", "transformers") >= 1.0);
+    assert!(run.decode_median_ratio("f32", "transformers") < 1.0);
+    let section = speed_section();
+    assert!(section.contains("this run does not show the goal met in `f32`"));
     // the rounds' spread
     let spread = |p: &str| {
-        let r = &run.program(p).decode_rounds;
-        let one = |x: f64| (x * 10.0).round() / 10.0;
-        (
-            one(r.iter().copied().fold(f64::MAX, f64::min)),
-            one(r.iter().copied().fold(0.0, f64::max)),
-        )
+        let d = run.program(p).decode();
+        (one(d.slowest), one(d.best))
     };
     assert_eq!((spread("f32"), spread("transformers")), ((24.6, 28.9), (27.0, 27.7)));
+    assert_eq!(run.rounds, 3);
+    // what ran: llama-cpp-python's version; this file predates the record of its configuration
+    let llama = run.program("llama.cpp");
+    assert_eq!(llama.versions["llama-cpp-python"], "0.3.36");
+    assert_eq!(llama.configuration, None);
+    assert!(section.contains(
+        "Every llama.cpp ratio on this page\nis for that configuration, **extra buffer types off**"
+    ));
     // bytes per token, the bandwidth and what it allows
     let bytes = |p: &str| run.program(p).weight_bytes_per_token.unwrap() as f64;
     assert_eq!((bytes("f32"), bytes("quantized")), (537_919_488.0, 96_436_224.0));
@@ -66,25 +174,94 @@ fn the_pages_ratios() {
     let bandwidth = run.read_bandwidth_bytes_per_s;
     assert_eq!((bandwidth / 1e8).round(), 212.0);
     assert_eq!((bandwidth / bytes("f32")).round(), 39.0);
-    let share =
-        |p: &str| (run.program(p).decode_tokens_per_s * bytes("f32") / bandwidth * 100.0).round();
-    assert_eq!((share("f32"), share("transformers")), (73.0, 70.0));
+    // the share of the bandwidth each read at its best: transformers on the f32 weights' bytes
+    let share = |p: &str, b: f64| (run.program(p).decode().best * b / bandwidth * 100.0).round();
+    let (f32_bytes, q_bytes) = (bytes("f32"), bytes("quantized"));
+    let shares =
+        (share("f32", f32_bytes), share("transformers", f32_bytes), share("quantized", q_bytes));
+    assert_eq!(shares, (73.0, 70.0, 37.0));
     let at_that_share = 0.73 * bandwidth / bytes("quantized");
     assert_eq!((at_that_share / 10.0).round(), 16.0);
-    // the profile: the vocabulary projection near the bandwidth, the layers' products far below
+    // the profile: the vocabulary projection the fastest part, the layers' products far below
     let profile = run.program("quantized").profile.as_ref().unwrap();
-    let rate =
-        |i: usize| two(profile[i].weight_bytes as f64 / (profile[i].ms_per_token * 1e-3) / 1e9);
-    assert_eq!((rate(4) * 10.0).round() / 10.0, 17.5);
-    assert_eq!((rate(3) * 10.0).round() / 10.0, 8.5);
-    assert_eq!(((rate(2) * 10.0).round() / 10.0, (rate(0) * 10.0).round() / 10.0), (4.0, 4.9));
+    let rate = |i: usize| one(profile[i].read_rate().unwrap() / 1e9);
+    assert_eq!((rate(4), rate(3), rate(2), rate(0)), (17.5, 8.5, 4.0, 4.9));
     assert_eq!(profile[4].weight_bytes, 30_081_024);
+    assert_eq!(profile[4].weight_bytes, 49_152 * 576 / 32 * 34);
+    assert_eq!(run.new_tokens - 1, 63);
+    // the f32 vocabulary projection read faster than the one reader of this run
+    assert_eq!(one(run.fastest_part_rate() / 1e9), 22.6);
+    assert!(run.profile_beats_bandwidth());
     // the greedy tokens: every program of this chapter, and transformers, agree
     let tokens = &run.program("transformers").tokens;
     for p in ["quantized", "f32", "chapter 10"] {
         assert_eq!(&run.program(p).tokens, tokens, "{p}");
     }
-    // llama.cpp (8-bit activations in its products) follows them for 33 tokens
+    // llama.cpp's follow them for 33 tokens
     let same = tokens.iter().zip(&run.program("llama.cpp").tokens).take_while(|(a, b)| a == b);
     assert_eq!(same.count(), 33);
+}
+
+#[test]
+fn every_ratio_in_the_speed_section_is_one_of_the_files() {
+    // each "N.NN×" the section states is a ratio of two programs' decode speeds, by their best
+    // rounds or by their medians, in a committed run: none is typed by hand or left stale
+    let runs = speed_table::committed();
+    let mut ratios = Vec::new();
+    for (_, run) in &runs {
+        for a in &run.programs {
+            for b in &run.programs {
+                ratios.push(two(run.decode_ratio(&a.program, &b.program)));
+                ratios.push(two(run.decode_median_ratio(&a.program, &b.program)));
+            }
+        }
+    }
+    let section = speed_section();
+    let mut stated = 0;
+    for (at, _) in section.match_indices('×') {
+        let number: String = section[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if number.is_empty() {
+            continue; // a product sign, as in "Q4_1 × Q8_1"
+        }
+        let x: f64 = number.parse().unwrap();
+        assert!(ratios.contains(&x), "the page's {number}× is no ratio of the committed runs");
+        stated += 1;
+    }
+    assert_eq!(stated, 8);
+}
+
+#[test]
+fn the_page_calls_the_bound_an_estimate_where_the_profile_reads_faster() {
+    // a bound drawn from a measured bandwidth holds only if no part of a decode step read its
+    // weights faster than that bandwidth; where one did, the page must call it an estimate
+    let section = speed_section();
+    for (name, run) in speed_table::committed() {
+        if run.profile_beats_bandwidth() {
+            assert!(section.contains("That is an estimate, not a ceiling"), "{name}");
+            for claim in ["no program can", "cannot exceed", "can at best"] {
+                assert!(!section.contains(claim), "{name}: the page claims {claim:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_layers_matrix_sizes() {
+    // the page: "576 rows (queries, attention output, the feed-forward network's down
+    // projection), 192 (keys, values) or 1,536 (its gate and up projections)"
+    let c = smollm2::CONFIG;
+    assert_eq!(c.hidden_size, 576);
+    assert_eq!(c.num_key_value_heads * c.head_dim, 192);
+    assert_eq!(c.intermediate_size, 1536);
+    assert_eq!(c.vocab_size, 49_152);
+    let section = speed_section();
+    assert!(section.contains("576 rows (queries,\nattention output"));
+    assert!(section.contains("192 (keys, values) or 1,536"));
 }

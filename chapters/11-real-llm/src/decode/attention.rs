@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use super::kernels::dot_f32;
 use super::model::Sizes;
 
-/// Keys a token attends over before its heads are shared among the threads: below it, a head's
-/// work is shorter than waking a thread.
+/// Keys a token attends over before its heads are shared among the threads; below it, they run
+/// on the calling thread, each head's work being small.
 const PARALLEL_FROM: usize = 512;
 
 // ANCHOR: attend_token

@@ -1,7 +1,8 @@
 //! The decode path's key/value cache: storage for every layer allocated once, at its full size,
 //! and written in place; a new token never copies what is already there. (Chapter 10's
 //! [`LayerCache`](ch10_language_models::LayerCache) concatenates a new tensor at every step,
-//! which copies the whole cache: fine at its 64-character contexts, quadratic over thousands.)
+//! which copies the whole cache: fine within its model's 128 characters of context, quadratic in
+//! the length over thousands of tokens.)
 //!
 //! What it keeps is a [`Policy`]: everything, a rolling window of the latest tokens, or that
 //! window plus the first few tokens of the text, StreamingLLM's attention sinks

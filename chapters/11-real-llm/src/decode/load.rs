@@ -13,7 +13,8 @@ use crate::smollm2;
 /// How the file's matrices are kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Weights {
-    /// in their Q4_1 and Q8_0 blocks, as stored: 4.5 and 8.5 bits per weight
+    /// in their Q4_1 and Q8_0 blocks, as stored: 5 and 8.5 bits per weight (20 and 34 bytes
+    /// per block of 32)
     Quantized,
     /// expanded to `f32`: the numbers chapter 10's model runs on, 32 bits per weight
     Dequantized,

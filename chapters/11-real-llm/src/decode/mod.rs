@@ -2,7 +2,7 @@
 //!
 //! Chapter 10's model runs on dfdx's tensors, which is what training needs and what the parity
 //! tests check. Generating one token, though, is a product of every weight matrix with one
-//! vector: the time goes into reading the weights from memory, 540 MB of them in `f32` per
+//! vector: the time goes into reading the weights from memory, 538 MB of them in `f32` per
 //! token. This module runs the same layers on plain slices:
 //!
 //! * [`matrix`]: the weights in their stored form, `f32` or the file's own Q4_1 and Q8_0 blocks,

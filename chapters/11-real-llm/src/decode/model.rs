@@ -214,7 +214,6 @@ impl Decoder {
     pub fn output(&self) -> &Matrix {
         self.output.as_ref().unwrap_or(&self.embed)
     }
-    // ANCHOR_END: forward
 
     /// RoPE on every query and key head of `n` tokens from position `start`.
     fn turn(&self, q: &mut [f32], k: &mut [f32], start: usize, n: usize) {
