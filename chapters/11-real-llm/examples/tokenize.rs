@@ -1,5 +1,6 @@
-//! The token ids of a text as a JSON array (`cargo run --release -p ch11-real-llm --example
-//! tokenize -- "text"`), with SmolLM2's tokenizer from its GGUF file.
+//! The token ids of a text as a JSON array on one line, then each token as text
+//! (`cargo run --release -p ch11-real-llm --example tokenize -- "text"`), with SmolLM2's tokenizer
+//! from its GGUF file.
 
 use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::model_file;
@@ -14,5 +15,9 @@ fn main() {
     let file = Gguf::parse(model_file::read().unwrap_or_else(|e| fail(e)))
         .unwrap_or_else(|e| fail(e.to_string()));
     let tok = Tokenizer::from_gguf(&file).unwrap_or_else(|e| fail(e));
-    println!("{:?}", tok.encode(&text));
+    let ids = tok.encode(&text);
+    // the ids alone on the first line (scripts read it), then each token as text
+    println!("{ids:?}");
+    let pieces: Vec<String> = tok.pieces(&ids).iter().map(|p| format!("{p:?}")).collect();
+    println!("{} tokens: {}", ids.len(), pieces.join(" "));
 }

@@ -1,8 +1,13 @@
-//! `fixtures/hf_parity.json` (written by `parity/hf_parity.py`), read once for the tests that
-//! compare a model of this chapter with Hugging Face's `LlamaForCausalLM`.
+//! `fixtures/hf_parity.json` and `fixtures/hf_parity_logits.safetensors` (written by
+//! `parity/hf_parity.py`), read for the tests that compare a model of this chapter with Hugging
+//! Face's `LlamaForCausalLM`: each prompt's ids, its 64 greedy tokens, and the last position's
+//! logits over the whole vocabulary.
 
 use ch10_language_models::llama::lm::LanguageModel;
 use serde_json::Value;
+
+/// SmolLM2's vocabulary: the number of logits a position has.
+const VOCAB: usize = 49_152;
 
 /// One prompt of the fixture.
 pub struct Prompt {
@@ -10,43 +15,49 @@ pub struct Prompt {
     pub ids: Vec<usize>,
     /// the 64 greedy tokens Hugging Face generated
     pub greedy: Vec<usize>,
-    fixture: Value,
+    /// Hugging Face's logits at the last position, one for every token of the vocabulary
+    pub last_logits: Vec<f32>,
 }
 
 fn ids_of(v: &Value) -> Vec<usize> {
     v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
 }
 
+/// Hugging Face's last-position logits of prompt `n`, read from the safetensors file.
+fn last_logits(file: &safetensors::SafeTensors<'_>, n: usize) -> Vec<f32> {
+    let view = file.tensor(&format!("last_logits.{n}")).unwrap();
+    assert_eq!((view.dtype(), view.shape()), (safetensors::Dtype::F32, &[VOCAB][..]));
+    view.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect()
+}
+
 /// Every prompt of the fixture.
 pub fn prompts() -> Vec<Prompt> {
     let fixture: Value = serde_json::from_str(include_str!("../fixtures/hf_parity.json")).unwrap();
-    fixture["prompts"]
-        .as_array()
-        .unwrap()
+    let bytes = include_bytes!("../fixtures/hf_parity_logits.safetensors");
+    let logits = safetensors::SafeTensors::deserialize(bytes).unwrap();
+    let prompts = fixture["prompts"].as_array().unwrap();
+    assert_eq!(logits.len(), prompts.len(), "a tensor of logits for every prompt");
+    prompts
         .iter()
-        .map(|p| Prompt {
+        .enumerate()
+        .map(|(n, p)| Prompt {
             text: p["prompt"].as_str().unwrap().to_string(),
             ids: ids_of(&p["ids"]),
             greedy: ids_of(&p["greedy"]),
-            fixture: p.clone(),
+            last_logits: last_logits(&logits, n),
         })
         .collect()
 }
 
 impl Prompt {
     /// The largest difference between `last` (the last position's logits) and Hugging Face's,
-    /// over every 97th logit and its top 20.
+    /// over the whole vocabulary.
     pub fn worst_logit_difference(&self, last: &[f32]) -> f64 {
-        let p = &self.fixture;
-        let every_97th = p["every_97th"].as_array().unwrap().iter().enumerate();
-        let mut worst = every_97th
-            .map(|(i, want)| (f64::from(last[i * 97]) - want.as_f64().unwrap()).abs())
-            .fold(0f64, f64::max);
-        for pair in p["top20"].as_array().unwrap() {
-            let (id, want) = (pair[0].as_u64().unwrap() as usize, pair[1].as_f64().unwrap());
-            worst = worst.max((f64::from(last[id]) - want).abs());
-        }
-        worst
+        assert_eq!(last.len(), VOCAB, "one logit for every token");
+        last.iter()
+            .zip(&self.last_logits)
+            .map(|(&ours, &theirs)| (f64::from(ours) - f64::from(theirs)).abs())
+            .fold(0f64, f64::max)
     }
 }
 

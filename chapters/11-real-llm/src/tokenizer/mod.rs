@@ -1,21 +1,20 @@
 //! SmolLM2's tokenizer, from the GGUF file's vocabulary and merges: GPT-2's byte-level BPE.
 //!
 //! Encoding a text: (1) the special tokens (`<|im_start|>`, `<|im_end|>`, ...; the file marks
-//! them as control tokens) are found first and kept whole; (2) the text between them is split by
-//! GPT-2's pattern into words, numbers, punctuation and whitespace runs; (3) each piece's bytes
-//! are written in the byte-level alphabet (`bytes.rs`); (4) BPE joins neighbouring symbols, the
-//! pair with the lowest merge rank first, until no pair of the piece is a merge; (5) each symbol
-//! is looked up in the vocabulary. Decoding maps the symbols' characters back to bytes.
+//! them as control tokens) are found first and kept whole; (2) the text between them is cut into
+//! pieces by the pre-tokenizer the file names (`pre.rs`: for SmolLM2, every digit alone, then
+//! GPT-2's pattern into words, punctuation and whitespace runs); (3) each piece's bytes are written
+//! in the byte-level alphabet (`bytes.rs`); (4) BPE joins neighbouring symbols, the pair with the
+//! lowest merge rank first, until no pair of the piece is a merge; (5) each symbol is looked up in
+//! the vocabulary. Decoding maps the symbols' characters back to bytes.
 
 mod bytes;
+mod pre;
+
+pub use pre::{PreTokenizer, PreTokenizerKind, GPT2_PATTERN};
 
 use crate::gguf::{Gguf, Value};
 use std::collections::HashMap;
-
-/// GPT-2's pre-tokenizer pattern: contractions, letters with an optional leading space, numbers,
-/// other symbols, and whitespace (a run of whitespace before a word leaves its last space to it).
-pub const PATTERN: &str =
-    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
 /// A byte-level BPE tokenizer.
 #[derive(Debug, Clone)]
@@ -27,7 +26,7 @@ pub struct Tokenizer {
     ranks: HashMap<(String, String), usize>,
     /// the control tokens, longest first, so that a longer one wins where two start together
     specials: Vec<(String, u32)>,
-    pattern: fancy_regex::Regex,
+    pre: PreTokenizer,
     byte_to_char: [char; 256],
     char_to_byte: HashMap<char, u8>,
 }
@@ -53,6 +52,11 @@ impl Tokenizer {
                 ))
             }
         }
+        let pre = match file.get("tokenizer.ggml.pre") {
+            None => return Err("metadata \"tokenizer.ggml.pre\" is missing".to_owned()),
+            Some(v) => v.as_str().ok_or("tokenizer.ggml.pre is not a string")?,
+        };
+        let pre = PreTokenizer::new(PreTokenizerKind::from_name(pre)?);
         let tokens = strings("tokenizer.ggml.tokens")?;
         let merges = strings("tokenizer.ggml.merges")?;
         let types = file
@@ -83,13 +87,23 @@ impl Tokenizer {
         specials.sort_by_key(|(s, _)| std::cmp::Reverse(s.len()));
         let byte_to_char = bytes::byte_to_char();
         let char_to_byte = byte_to_char.iter().enumerate().map(|(b, &c)| (c, b as u8)).collect();
-        let pattern = fancy_regex::Regex::new(PATTERN).expect("GPT-2's pattern compiles");
-        Ok(Tokenizer { tokens, ids, ranks, specials, pattern, byte_to_char, char_to_byte })
+        Ok(Tokenizer { tokens, ids, ranks, specials, pre, byte_to_char, char_to_byte })
     }
 
     /// The number of tokens.
     pub fn vocab_size(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// The pre-tokenizer the file names.
+    pub fn pre_tokenizer(&self) -> &PreTokenizer {
+        &self.pre
+    }
+
+    /// The same vocabulary and merges with another pre-tokenizer: to see what the cut changes
+    /// (GPT-2's pattern alone is what `transformers` rebuilds from a GGUF file).
+    pub fn with_pre_tokenizer(self, kind: PreTokenizerKind) -> Tokenizer {
+        Tokenizer { pre: PreTokenizer::new(kind), ..self }
     }
 
     /// The id of a token's symbol, such as `<|im_end|>`.
@@ -124,10 +138,15 @@ impl Tokenizer {
         out
     }
 
-    /// Text without special tokens: split by the pattern, then BPE on each piece.
+    /// Each token of `ids` as text on its own. A token that holds only part of a character's
+    /// UTF-8 bytes (an emoji is often two or three tokens) shows U+FFFD, `�`, where the part is.
+    pub fn pieces(&self, ids: &[u32]) -> Vec<String> {
+        ids.iter().map(|&id| self.decode(&[id])).collect()
+    }
+
+    /// Text without special tokens: cut by the pre-tokenizer, then BPE on each piece.
     fn encode_plain(&self, text: &str, out: &mut Vec<u32>) {
-        for piece in self.pattern.find_iter(text) {
-            let piece = piece.expect("the pattern's look-ahead cannot fail").as_str();
+        for piece in self.pre.split(text) {
             let symbols: String = piece.bytes().map(|b| self.byte_to_char[b as usize]).collect();
             for symbol in self.bpe(&symbols) {
                 out.push(self.ids[&symbol]);
