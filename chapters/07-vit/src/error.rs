@@ -1,5 +1,6 @@
 //! What can go wrong in this chapter: images whose sizes are known only at run time and do not
-//! fit the model, and committed files that do not load.
+//! fit the model, test images picked by an index the test set does not have, and committed files
+//! that do not load.
 //!
 //! Where the sizes are `Const`, each image error is a compile error instead (see the crate's
 //! documentation).
@@ -46,3 +47,31 @@ impl std::fmt::Display for ImageError {
 }
 
 impl std::error::Error for ImageError {}
+
+/// Test images picked by index (for a figure) that the test set cannot give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvalidPick {
+    /// No index at all.
+    Empty { len: usize },
+    /// An index past the last of the `len` test images.
+    OutOfRange { index: usize, len: usize },
+}
+
+impl std::fmt::Display for InvalidPick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Self::Empty { len } => write!(
+                f,
+                "no test image picked: give at least one index, from 0 to {}",
+                len.saturating_sub(1)
+            ),
+            Self::OutOfRange { index, len } => write!(
+                f,
+                "there is no test image {index}: the test set has {len} images, numbered 0 to {}",
+                len.saturating_sub(1)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidPick {}

@@ -7,6 +7,7 @@ use dfdx::prelude::*;
 use support::{BarChart, Heatmap, LineChart};
 
 use crate::digits::{Digits, Split, CLASSES, PIXELS, SIDE};
+use crate::error::InvalidPick;
 use crate::evaluate::predict;
 use crate::evaluate::{confusion_matrix, misclassified};
 use crate::report::{Report, Run};
@@ -119,12 +120,32 @@ pub fn attention_examples(test: &Digits) -> Vec<usize> {
 
 /// For a few test digits: the image, and for each head of the last layer the `[CLS]` token's
 /// attention over the 4×4 patches (each map divided by its largest weight).
+///
+/// # Panics
+/// With [`try_cls_attention_maps`]'s error: no index, or one the test set does not have.
 pub fn cls_attention_maps<Dev: Device<f32>>(
     model: &DigitsVit<Dev>,
     dev: &Dev,
     test: &Digits,
     indices: &[usize],
 ) -> Heatmap {
+    try_cls_attention_maps(model, dev, test, indices).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`cls_attention_maps`], or why the test set cannot give the images `indices` picks.
+pub fn try_cls_attention_maps<Dev: Device<f32>>(
+    model: &DigitsVit<Dev>,
+    dev: &Dev,
+    test: &Digits,
+    indices: &[usize],
+) -> Result<Heatmap, InvalidPick> {
+    let len = test.len();
+    if indices.is_empty() {
+        return Err(InvalidPick::Empty { len });
+    }
+    if let Some(&index) = indices.iter().find(|&&i| i >= len) {
+        return Err(InvalidPick::OutOfRange { index, len });
+    }
     let attention = model.cls_attention(test.images(dev, indices)).as_vec(); // (batch, 4, 16)
     let heads = attention.len() / (indices.len() * 16);
     let panels: Vec<Vec<[f32; PIXELS]>> = indices
@@ -144,7 +165,7 @@ pub fn cls_attention_maps<Dev: Device<f32>>(
         .collect();
     let mut cols = vec!["image".to_string()];
     cols.extend((1..=heads).map(|h| format!("head {h}")));
-    panel_grid("[CLS] attention on the patches, last layer", &panels, &rows, &cols)
+    Ok(panel_grid("[CLS] attention on the patches, last layer", &panels, &rows, &cols))
 }
 
 /// Mean test accuracy over the five random seeds of the `seeds` example for each training share, the ViT

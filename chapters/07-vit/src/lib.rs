@@ -10,7 +10,8 @@
 //! * [`vit`]: the model, [`Vit`], and its parameter table;
 //! * [`presets`]: the configurations the book runs ([`DemoVit`], [`DigitsVit`],
 //!   [`TrainConfig::digits`]);
-//! * [`error`]: [`ImageError`], for sizes known only at run time, and [`LoadError`];
+//! * [`error`]: [`ImageError`], for sizes known only at run time, [`InvalidPick`] for test
+//!   images picked by an index the test set lacks, and [`LoadError`];
 //! * [`digits`]: the UCI handwritten digits (1,797 images of 8×8), embedded, and a stratified
 //!   split;
 //! * [`knn`]: the 1-nearest-neighbour baseline;
@@ -47,7 +48,7 @@ pub mod vit;
 pub use ch05_blocks::Mode;
 pub use config::TrainConfig;
 pub use digits::{Digits, Split};
-pub use error::{ImageError, LoadError};
+pub use error::{ImageError, InvalidPick, LoadError};
 pub use model::DigitsModel;
 pub use patch::{conv2d_reference, patchify, patchify_dynamic, PatchEmbedding};
 pub use presets::{DemoVit, DigitsVit, VitBase16};

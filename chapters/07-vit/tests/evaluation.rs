@@ -3,7 +3,7 @@
 
 use ch07_vit::digits::Digits;
 use ch07_vit::evaluate::{confusion_matrix, format_confusion, misclassified, predict};
-use ch07_vit::figures::{attention_examples, ATTENTION_DIGITS};
+use ch07_vit::figures::{attention_examples, try_cls_attention_maps, ATTENTION_DIGITS};
 use ch07_vit::knn;
 use ch07_vit::report::Run;
 use ch07_vit::trained;
@@ -144,6 +144,27 @@ fn worked_example_cls_attention() {
         }
     }
     assert_eq!(focused, [293, 532, 608, 727]);
+}
+
+/// The notebook's try-it cell picks test images by index: a pick the test set cannot give is an
+/// error that says which indices exist, never a panic or a division by zero.
+#[test]
+fn picked_test_images_that_do_not_exist_are_named() {
+    let report = trained::load_report();
+    let test =
+        Digits::load().stratified_split(report.config.train_fraction, report.config.seed).test;
+    let dev = Dev::default();
+    let model = trained::load_model(&dev);
+    let pick = |indices: &[usize]| match try_cls_attention_maps(&model, &dev, &test, indices) {
+        Ok(_) => "drawn".to_string(),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(pick(&[]), "no test image picked: give at least one index, from 0 to 900");
+    assert_eq!(
+        pick(&[10, 901, 5]),
+        "there is no test image 901: the test set has 901 images, numbered 0 to 900"
+    );
+    assert_eq!(pick(&[900, 0]), "drawn");
 }
 
 /// 1-nearest-neighbour has no image prior: shuffling the pixel positions of every image the same
