@@ -1,6 +1,6 @@
 //! SmolLM2's heads by what they do: previous-token heads on 4 windows of 128 tokens of chapter
-//! 10's text, and duplicate and induction heads on 100 random tokens written twice (4 seeds)
-//! (`cargo run --release -p ch11-real-llm --example head_roles`), with the attention sinks;
+//! 10's text, and duplicate and induction heads on 100 distinct random tokens written twice (4
+//! seeds) (`cargo run --release -p ch11-real-llm --example head_roles`), with the attention sinks;
 //! `--save` writes them to `measurements/heads.json` for the page's figures. Layers and heads
 //! counted from 1.
 

@@ -20,7 +20,8 @@ use ch10_language_models::analysis::reading::{sinks, SKIP_QUERIES};
 use ch10_language_models::char_model::chars::TEXT;
 use dfdx::prelude::*;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::seq::index::sample;
+use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::smollm2::SmolLm2;
@@ -88,10 +89,19 @@ pub fn previous_token(weights: &[Vec<f32>], heads: usize, context: usize) -> Hea
 }
 // ANCHOR_END: previous_token
 
-/// `half` random token ids from `range`, seeded, written twice.
+/// `half` distinct token ids drawn from `range` without replacement, seeded, written twice: in
+/// the second half, each token appeared exactly once before.
+///
+/// # Panics
+/// If `range` holds fewer than `half` ids.
 pub fn repeated_tokens(seed: u64, half: usize, range: std::ops::Range<usize>) -> Vec<usize> {
+    assert!(
+        half <= range.len(),
+        "repeated_tokens: {half} distinct ids cannot be drawn from {range:?}; widen the range"
+    );
     let mut rng = StdRng::seed_from_u64(seed);
-    let first: Vec<usize> = (0..half).map(|_| rng.gen_range(range.clone())).collect();
+    let first: Vec<usize> =
+        sample(&mut rng, range.len(), half).into_iter().map(|i| range.start + i).collect();
     [first.clone(), first].concat()
 }
 
@@ -119,7 +129,7 @@ pub struct Roles {
     pub even_spread: f64,
     /// mean weight one position back, on the same windows
     pub previous: HeadScores,
-    /// on 100 random tokens (ids 1,000 to 39,999) written twice, seeds 0 to 3
+    /// on 100 distinct random tokens (ids 1,000 to 39,999) written twice, seeds 0 to 3
     pub duplicate: HeadScores,
     pub induction: HeadScores,
 }

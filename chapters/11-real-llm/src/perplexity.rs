@@ -1,6 +1,6 @@
 //! Perplexity: `exp` of the mean negative log-likelihood the model gives each next token of a
-//! text. A model that has learned the text's language scores low; one whose attention is broken
-//! scores near a guess among its vocabulary.
+//! text: a model that spread its probability evenly over `k` tokens at every step would score
+//! `k`. Its logarithm is the mean number of nats per token.
 
 use ch10_language_models::llama::lm::LanguageModel;
 

@@ -58,6 +58,16 @@ fn the_sinks_keep_a_small_cache_near_the_full_caches_perplexity() {
         })
         .collect();
     assert_eq!(shown, [(2048, 40.94, 43.09), (256, 82.10, 95.45), (256, 42.80, 45.33)]);
+    // how far above the full cache the sinks keep the small cache: over every token, and after
+    // token 256, once the small caches have dropped some; in per cent, to one decimal
+    let above = |a: f64, b: f64| ((a / b - 1.0) * 1000.0).round() / 10.0;
+    let (full, sinks) = (&measured[0], &measured[2]);
+    assert_eq!(
+        (above(sinks.perplexity, full.perplexity), above(sinks.after_cache, full.after_cache)),
+        (4.5, 5.2)
+    );
+    // and the window alone, after token 256: 2.2 times the full cache's perplexity
+    assert_eq!((measured[1].after_cache / full.after_cache * 10.0).round(), 22.0);
     // the two small caches agree until the window first drops a token, then part
     let (window, sinks) = (&measured[1].stretches, &measured[2].stretches);
     assert_eq!(window[..2], sinks[..2]);

@@ -35,4 +35,16 @@ fn the_wrong_pairing_breaks_the_model() {
     assert!((ppl[0] - ppl[1]).abs() < 1e-2 * ppl[0]);
     let shown = |p: f64| (p * 100.0).round() / 100.0;
     assert_eq!((shown(ppl[0]), shown(ppl[2])), (28.95, 292.48), "{ppl:?}");
+    // perplexity per token against chapter 10's nats per character: the 255 tokens predicted
+    // hold this many characters of the text
+    let predicted: Vec<u32> = ids[1..].iter().map(|&i| i as u32).collect();
+    let chars = tok.decode(&predicted).chars().count();
+    let nats_per_token = ppl[0].ln();
+    let nats_per_char = nats_per_token * 255.0 / chars as f64;
+    println!(
+        "{nats_per_token:.3} nats per token, {chars} characters, {nats_per_char:.3} per character"
+    );
+    assert_eq!(shown(nats_per_token), 3.37);
+    assert_eq!((chars, shown(chars as f64 / 255.0)), (973, 3.82));
+    assert_eq!(shown(nats_per_char), 0.88);
 }
