@@ -53,6 +53,9 @@ fn the_corpus_tokenizes_as_llama_cpp_and_smollm2s_own_pre_tokenizer_do() {
     assert_eq!((corpus("llama_cpp").len(), tok.vocab_size()), (34, 49152));
     assert_eq!(tokens, 699, "tokens in the corpus");
     assert_eq!((tok.id("<|im_start|>"), tok.id("<|im_end|>")), (Some(1), Some(2)));
+    let fixture: Value =
+        serde_json::from_str(include_str!("../fixtures/tokenizer_corpus.json")).unwrap();
+    assert_eq!(fixture["versions"]["llama-cpp-python"], "0.3.36", "the page names this version");
 }
 
 /// A reference can share your bug: `transformers`' GGUF tokenizer cuts with GPT-2's pattern
