@@ -5,7 +5,8 @@
 //! it, each tested equal to the dense computation with the same pattern ([`dense`]):
 //!
 //! * [`pattern`]: which keys a query may see: [`Full`], [`Causal`], [`SlidingWindow`],
-//!   [`BigBird`]'s local + global + random blocks, any [`MaskPattern`];
+//!   [`BigBird`]'s local + global + random blocks (sizes it cannot have: [`InvalidBigBird`]), any
+//!   [`MaskPattern`];
 //! * [`sliding`]: attention that visits only the allowed keys, one query at a time: O(n·w);
 //! * [`linear`]: linear attention with the `elu + 1` feature map, and its causal form by prefix
 //!   sums: O(n), and a different function from softmax attention;
@@ -18,6 +19,7 @@
 
 pub mod cost;
 pub mod dense;
+pub mod error;
 pub mod fast;
 pub mod figures;
 pub mod heads;
@@ -30,6 +32,7 @@ pub mod sliding;
 pub mod tiled;
 
 pub use dense::dense;
+pub use error::InvalidBigBird;
 pub use fast::TILES;
 pub use heads::Heads;
 pub use pattern::{BigBird, Causal, Full, MaskPattern, Pattern, SlidingWindow};

@@ -7,6 +7,8 @@ use rand::rngs::StdRng;
 use rand::seq::index::sample;
 use rand::SeedableRng;
 
+use crate::error::InvalidBigBird;
+
 /// A sparsity pattern over an `n_q x n_k` score matrix (`true` = may attend, the book's
 /// convention).
 pub trait Pattern: Sync {
@@ -137,7 +139,8 @@ impl BigBird {
     /// The pattern for a sequence of `n` tokens (a multiple of `block`).
     ///
     /// # Panics
-    /// If `block` is 0 or does not divide `n`, or there are fewer blocks than `random` to draw.
+    /// With [`try_new`](Self::try_new)'s error: no tokens, a `block` of 0 or one that does not
+    /// divide `n`, or fewer blocks than `random` to draw.
     pub fn new(
         n: usize,
         block: usize,
@@ -146,12 +149,28 @@ impl BigBird {
         random: usize,
         seed: u64,
     ) -> Self {
-        assert!(
-            block > 0 && n.is_multiple_of(block),
-            "BigBird: the block size {block} must divide n = {n}"
-        );
+        Self::try_new(n, block, window, global, random, seed).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`new`](Self::new), or why the sizes cannot make a pattern.
+    pub fn try_new(
+        n: usize,
+        block: usize,
+        window: usize,
+        global: usize,
+        random: usize,
+        seed: u64,
+    ) -> Result<Self, InvalidBigBird> {
+        if n == 0 {
+            return Err(InvalidBigBird::NoTokens);
+        }
+        if block == 0 || !n.is_multiple_of(block) {
+            return Err(InvalidBigBird::BlockSize { n, block });
+        }
         let blocks = n / block;
-        assert!(random <= blocks, "BigBird: cannot draw {random} random blocks out of {blocks}");
+        if random > blocks {
+            return Err(InvalidBigBird::TooManyRandom { random, blocks });
+        }
         let mut rng = StdRng::seed_from_u64(seed);
         let drawn: Vec<Vec<usize>> =
             (0..blocks).map(|_| sample(&mut rng, blocks, random).into_vec()).collect();
@@ -167,7 +186,7 @@ impl BigBird {
                 (0..blocks).filter(|&b| seen[b]).collect()
             })
             .collect();
-        BigBird { block, window, global, drawn, visible }
+        Ok(BigBird { block, window, global, drawn, visible })
     }
 
     /// Whether query block `a` sees key block `b` without any random draw: local or global.
@@ -258,5 +277,24 @@ mod tests {
     #[test]
     fn merge_joins_touching_ranges() {
         assert_eq!(merge([0..2, 2..4, 6..8].into_iter()), vec![0..4, 6..8]);
+    }
+
+    /// Sizes a BigBird pattern cannot have are errors that say what to change (the notebook's
+    /// try-it cell prints them), never a panic or a pattern of no blocks.
+    #[test]
+    fn bigbird_sizes_it_cannot_have_are_named() {
+        let e = |n, block, random| BigBird::try_new(n, block, 1, 1, random, 0).unwrap_err();
+        assert_eq!(e(0, 16, 2), InvalidBigBird::NoTokens);
+        assert_eq!(e(256, 0, 2), InvalidBigBird::BlockSize { n: 256, block: 0 });
+        assert_eq!(e(250, 16, 2).to_string(), "BigBird: blocks of 16 tokens do not divide n = 250: give a block size that divides 250, or 256 tokens (the next multiple of 16)");
+        assert_eq!(e(64, 16, 5), InvalidBigBird::TooManyRandom { random: 5, blocks: 4 });
+        for error in [e(0, 16, 2), e(256, 0, 2), e(64, 16, 5)] {
+            assert!(error.to_string().starts_with("BigBird: "), "{error}");
+            assert_eq!(error.to_string().lines().count(), 1);
+        }
+        let book = BigBird::try_new(256, 16, 1, 1, 2, 0).unwrap();
+        assert_eq!((book.visible.len(), book.wasted_draws()), (16, 8));
+        let every_block = BigBird::try_new(64, 16, 0, 0, 4, 0).unwrap();
+        assert_eq!(every_block.density(), 1.0, "four draws out of four blocks see all of them");
     }
 }
