@@ -79,8 +79,9 @@ impl Output {
         }
         let args_file = path.with_extension("args");
         let args = match std::fs::read_to_string(&args_file) {
-            Ok(line) => shell::split(&line)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", args_file.display()))?,
+            Ok(line) => {
+                shell::split(&line).map_err(|e| anyhow::anyhow!("{}: {e}", args_file.display()))?
+            }
             Err(_) => Vec::new(),
         };
         let needs_models = path.with_extension("needs-models").exists();
