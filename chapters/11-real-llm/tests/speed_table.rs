@@ -5,12 +5,20 @@
 use ch11_real_llm::speed_table::{self, Reader, SpeedRun, DEFAULTS, NO_EXTRA_BUFFERS};
 use ch11_real_llm::{smollm2, speed_table::WITHOUT_PREFETCH};
 
-fn xeon() -> SpeedRun {
+fn run(name: &str) -> SpeedRun {
     speed_table::committed()
         .into_iter()
-        .find(|(name, _)| name == "intel-xeon-processor")
-        .expect("measurements/speed/intel-xeon-processor.json")
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("measurements/speed/{name}.json"))
         .1
+}
+
+fn xeon() -> SpeedRun {
+    run("intel-xeon-processor")
+}
+
+fn amd_epyc() -> SpeedRun {
+    run("amd-epyc")
 }
 
 /// The page's section "Speed, side by side", up to the next section.
@@ -165,7 +173,7 @@ fn the_pages_ratios() {
     assert_eq!(llama.versions["llama-cpp-python"], "0.3.36");
     assert_eq!(llama.configuration, None);
     assert!(section.contains(
-        "Every llama.cpp ratio on this page\nis for that configuration, **extra buffer types off**"
+        "Every llama.cpp ratio of the Xeon run on this page\nis for that configuration, **extra buffer types off**"
     ));
     // bytes per token, the bandwidth and what it allows
     let bytes = |p: &str| run.program(p).weight_bytes_per_token.unwrap() as f64;
@@ -234,7 +242,70 @@ fn every_ratio_in_the_speed_section_is_one_of_the_files() {
         assert!(ratios.contains(&x), "the page's {number}× is no ratio of the committed runs");
         stated += 1;
     }
-    assert_eq!(stated, 8);
+    assert_eq!(stated, 18);
+}
+
+#[test]
+fn the_pages_ratios_on_the_amd_epyc() {
+    let run = amd_epyc();
+    assert_eq!((run.rounds, run.machine.as_str()), (7, "AMD EPYC, 2 cores (avx2, fma, avx512f)"));
+    let best = |a, b| two(run.decode_ratio(a, b));
+    let median = |a, b| two(run.decode_median_ratio(a, b));
+    assert_eq!(
+        (best("quantized", "transformers"), median("quantized", "transformers")),
+        (5.37, 5.40)
+    );
+    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (2.48, 2.31));
+    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (1.22, 1.14));
+    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (0.82, 0.88));
+    // the goal, by every measure: the f32 path's slowest round beats transformers' fastest
+    let decode = |p: &str| run.program(p).decode();
+    assert_eq!((one(decode("f32").slowest), one(decode("transformers").best)), (36.8, 18.3));
+    assert!(decode("f32").slowest > decode("transformers").best);
+    assert_eq!(one(xeon().program("transformers").decode().best), 27.7);
+    // llama.cpp ran with its defaults, and its greedy tokens follow the others' for 33 tokens
+    let llama = run.program("llama.cpp");
+    assert_eq!(llama.configuration.as_deref(), Some(DEFAULTS));
+    let tokens = &run.program("transformers").tokens;
+    for p in ["quantized", "f32", "chapter 10"] {
+        assert_eq!(&run.program(p).tokens, tokens, "{p}");
+    }
+    let same = tokens.iter().zip(&llama.tokens).take_while(|(a, b)| a == b);
+    assert_eq!(same.count(), 33);
+    // the bandwidth: three readers, the triad the fastest; what it allows, what each used
+    let bandwidth = run.read_bandwidth_bytes_per_s;
+    let readers = run.bandwidth_readers.as_ref().unwrap();
+    assert_eq!(readers.len(), 3);
+    let fastest = readers.iter().max_by(|a, b| a.bytes_per_s.total_cmp(&b.bytes_per_s)).unwrap();
+    assert_eq!((fastest.reader.as_str(), (bandwidth / 1e8).round()), ("STREAM triad", 594.0));
+    let bytes = |p: &str| run.program(p).weight_bytes_per_token.unwrap() as f64;
+    assert_eq!((bandwidth / bytes("f32") / 10.0).round(), 11.0);
+    let share = |p: &str, b: f64| (decode(p).best * b / bandwidth * 100.0).round();
+    let shares = (
+        share("f32", bytes("f32")),
+        share("transformers", bytes("f32")),
+        share("quantized", bytes("quantized")),
+    );
+    assert_eq!(shares, (41.0, 17.0, 16.0));
+    assert!(!run.profile_beats_bandwidth());
+    // the profile's read rates
+    let profile = run.program("quantized").profile.as_ref().unwrap();
+    let rate = |i: usize| one(profile[i].read_rate().unwrap() / 1e9);
+    assert_eq!((rate(4), rate(3), rate(2), rate(0)), (20.2, 10.2, 5.9, 5.7));
+    // what the software prefetch brings: the quantized path gains, the f32 path does not
+    assert_eq!(
+        (
+            best("quantized", "quantized, prefetch off"),
+            median("quantized", "quantized, prefetch off")
+        ),
+        (1.12, 1.18)
+    );
+    assert_eq!(
+        (best("f32", "f32, prefetch off"), median("f32", "f32, prefetch off")),
+        (0.80, 0.91)
+    );
+    let off = decode("f32, prefetch off");
+    assert_eq!((one(off.slowest), one(off.best)), (42.1, 56.8));
 }
 
 #[test]
