@@ -2,6 +2,9 @@
 //! and every example that takes arguments, run as a real program with one that is not UTF-8,
 //! refuses it in one line on stderr with exit status 2 (where `std::env::args` panics, exit 101
 //! and a backtrace). They refuse it before they open a model file, so this runs without them.
+//! And a hostile file: chapter 11's `gguf_info`, given arrays nested a million deep, prints one
+//! line and exits with status 2 (before its reader had a depth limit, it overflowed its stack:
+//! exit 134, no message of its own).
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -102,4 +105,28 @@ fn an_argument_that_is_not_utf8_is_refused_in_one_line_with_status_2() {
         }
     }
     assert!(wrong.is_empty(), "not refused in one line with exit status 2:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
+    let root = workspace_root();
+    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let program = programs.get("gguf_info").expect("chapter 11's gguf_info");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested-1e6.gguf");
+    std::fs::write(&path, ch11_real_llm::gguf::write::nested_arrays("deep", 1_000_000)).unwrap();
+    let child = Command::new(program)
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+    let out = wait_at_most(child, Duration::from_secs(60)).expect("gguf_info ends within 60 s");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let want = format!(
+        "{}: metadata \"deep\": arrays nested more than 8 levels deep (this reader's limit)\n",
+        path.display()
+    );
+    assert_eq!((out.status.code(), out.stdout.as_slice(), stderr), (Some(2), &b""[..], want));
 }

@@ -223,61 +223,6 @@ fn names_from_the_file_are_cut_in_messages() {
     );
 }
 
-/// `gguf_info`, built as the workspace builds its examples (`cargo build --workspace`: features
-/// resolved for the whole workspace, as `cargo test --workspace` resolves them, so nothing is
-/// built again there), in the profile of this test.
-#[cfg(not(feature = "cuda"))]
-fn gguf_info_program() -> std::path::PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut args = vec!["build", "--workspace", "--example", "gguf_info"];
-    if !cfg!(debug_assertions) {
-        args.push("--release");
-    }
-    args.push("--message-format=json-render-diagnostics");
-    let out = std::process::Command::new(cargo)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(&args)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .expect("run cargo");
-    assert!(out.status.success(), "cargo {} failed", args.join(" "));
-    let messages = String::from_utf8_lossy(&out.stdout);
-    messages
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .find(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "gguf_info")
-        .and_then(|m| m["executable"].as_str().map(Into::into))
-        .expect("cargo names the program it built")
-}
-
-/// The acceptance test: the program itself, on a file of arrays nested a million deep, prints one
-/// line and exits with status 2 (before the limit, it overflowed its stack: exit 134, no message).
-/// Not in the CUDA build: the GPU machines run the test binaries without cargo.
-#[cfg(not(feature = "cuda"))]
-#[test]
-fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
-    let dir = std::env::temp_dir().join(format!("ch11-gguf-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("nested-1e6.gguf");
-    std::fs::write(&path, nested_arrays("deep", HOSTILE_DEPTH)).unwrap();
-    let out = std::process::Command::new(gguf_info_program()).arg(&path).output().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        (out.status.code(), out.stdout.as_slice(), stderr.as_str()),
-        (
-            Some(2),
-            &b""[..],
-            format!(
-                "{}: metadata \"deep\": arrays nested more than 8 levels deep (this reader's \
-                 limit)\n",
-                path.display()
-            )
-            .as_str()
-        )
-    );
-}
-
 /// The page's paragraph on the reader states its limits and its tests as they are.
 #[test]
 fn the_page_states_the_readers_limits_and_tests() {

@@ -7,7 +7,7 @@ use ch10_language_models::llama::lm::LanguageModel;
 use serde_json::Value;
 
 /// SmolLM2's vocabulary: the number of logits a position has.
-const VOCAB: usize = 49_152;
+const VOCAB: usize = ch11_real_llm::smollm2::CONFIG.vocab_size;
 
 /// One prompt of the fixture.
 pub struct Prompt {

@@ -61,12 +61,8 @@ impl Index {
     /// Saves the index as JSON, whole or not at all: written beside `path` and renamed over it,
     /// so that a program reading the index while another writes it never sees half of one.
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        let parent = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         let json = serde_json::to_string(self).map_err(|e| e.to_string())?;
-        let partial = path.with_extension(format!("json.{}", std::process::id()));
-        std::fs::write(&partial, json).map_err(|e| format!("{}: {e}", partial.display()))?;
-        std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))
+        support::saved::save_bytes(path, json.as_bytes()).map_err(|e| e.to_string())
     }
 }
 

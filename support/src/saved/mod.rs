@@ -5,7 +5,7 @@
 //!   has [`trained_loaders!`](crate::trained_loaders) write its loading functions.
 //! * [`RunReport`]: what every run's report starts with (configuration, parameters, machine),
 //!   around what the chapter measured.
-//! * [`save_pair`], [`save_json`]: writes that replace the files already there only once the new
+//! * [`save_pair`], [`save_json`], [`save_bytes`]: writes that replace the files already there only once the new
 //!   ones are complete, failing with a [`SaveError`](crate::SaveError) that names the file; a
 //!   weights-and-report pair is replaced as a pair, even by a save that is killed part-way
 //!   ([`finish_interrupted_save`]).
@@ -21,4 +21,4 @@ mod save;
 pub use committed::{assert_json_resaves_unchanged, Committed};
 pub use load::{load_weights, read_json, read_json_folder};
 pub use report::RunReport;
-pub use save::{finish_interrupted_save, save_json, save_pair};
+pub use save::{finish_interrupted_save, save_bytes, save_json, save_pair};

@@ -118,14 +118,20 @@ pub fn save_json<R: Serialize + ?Sized>(
     value: &R,
 ) -> Result<(), SaveError> {
     let path = path.as_ref();
-    let json = to_json(path, value)?;
+    save_bytes(path, to_json(path, value)?.as_bytes())
+}
+
+/// `bytes` written to `path` whole or not at all (through `.NAME.tmp-PID`, renamed over the old
+/// file): a reader of `path` never sees half of it, even while another process writes it.
+pub fn save_bytes(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), SaveError> {
+    let path = path.as_ref();
     let write_error =
         |detail: String| SaveError::Write { path: path.display().to_string(), detail };
     create_folder(path).map_err(write_error)?;
     let temporary = hidden(path, ".tmp");
     remove_stale(&temporary);
     let staged = Staged::new(staging_name(&temporary));
-    write_synced(&staged.tmp, json.as_bytes()).map_err(write_error)?;
+    write_synced(&staged.tmp, bytes).map_err(write_error)?;
     staged.rename_to(path).map_err(write_error)?;
     sync_folder(path);
     Ok(())
