@@ -7,9 +7,15 @@ use ch11_real_llm::model_file;
 use std::collections::BTreeMap;
 
 fn main() {
-    let (path, bytes) = match support::cli::args_or_exit().into_iter().next() {
-        Some(p) => (p.clone(), std::fs::read(&p).map_err(|e| format!("{p}: {e}"))),
-        None => (model_file::path().display().to_string(), model_file::read()),
+    let (path, bytes) = match support::cli::args_or_exit().as_slice() {
+        [] => (model_file::path().display().to_string(), model_file::read()),
+        [p] if !p.starts_with('-') => {
+            (p.clone(), std::fs::read(p).map_err(|e| format!("{p}: {e}")))
+        }
+        _ => (
+            String::new(),
+            Err("usage: gguf_info [FILE] (one GGUF file; by default SmolLM2's)".into()),
+        ),
     };
     let bytes = bytes.unwrap_or_else(|e| {
         eprintln!("{e}");
