@@ -129,4 +129,11 @@ fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
         path.display()
     );
     assert_eq!((out.status.code(), out.stdout.as_slice(), stderr), (Some(2), &b""[..], want));
+    // more than one file, or a flag: its usage, in one line
+    for args in [&["a", "b"][..], &["--bogus"]] {
+        let out = Command::new(program).args(args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let usage = "usage: gguf_info [FILE] (one GGUF file; by default SmolLM2's)\n";
+        assert_eq!((out.status.code(), stderr.as_str()), (Some(2), usage), "{args:?}");
+    }
 }
