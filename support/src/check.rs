@@ -39,6 +39,32 @@ pub fn assert_close_tensor<S: Shape, D: Device<f32>, T>(
     assert_close(&actual.as_vec(), expected, tol);
 }
 
+/// Whether this build computes on a GPU (`--features cuda`). There cuBLAS sums a matrix product in
+/// another order than the CPU's gemm, and dfdx's CUDA kernels add some gradients with atomics,
+/// whose order varies from run to run: results can differ from the CPU's in the last bits.
+pub const ON_GPU: bool = cfg!(feature = "cuda");
+
+/// Two runs of the same seeded computation (a rerun of a committed training curve, say): equal
+/// bit for bit on the CPU; on a GPU ([`ON_GPU`]) each value within `gpu_relative` of `expected`,
+/// relative to its size. The tolerance is the caller's, measured on a GPU and documented there.
+#[track_caller]
+pub fn assert_same_run(actual: &[f32], expected: &[f32], gpu_relative: f32) {
+    assert_same_run_on(ON_GPU, actual, expected, gpu_relative);
+}
+
+#[track_caller]
+fn assert_same_run_on(gpu: bool, actual: &[f32], expected: &[f32], gpu_relative: f32) {
+    assert_eq!(actual.len(), expected.len(), "{actual:?} vs {expected:?}");
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        if gpu {
+            let ok = (a - e).abs() <= gpu_relative * e.abs();
+            assert!(ok, "value {i}: {a} vs {e}, beyond the GPU's relative {gpu_relative}");
+        } else {
+            assert_eq!(a.to_bits(), e.to_bits(), "value {i}: {a} vs {e}, not bit for bit");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +91,16 @@ mod tests {
     #[should_panic(expected = "got 1 values, expected 2")]
     fn rejects_length_mismatch() {
         assert_close(&[1.0], &[1.0, 2.0], 1.0);
+    }
+
+    #[test]
+    fn a_rerun_is_bit_for_bit_on_the_cpu_and_relative_on_a_gpu() {
+        let next = f32::from_bits(2.5f32.to_bits() + 1);
+        assert_same_run_on(false, &[2.5], &[2.5], 0.0);
+        assert_same_run_on(true, &[next], &[2.5], 1e-6);
+        let cpu = std::panic::catch_unwind(|| assert_same_run_on(false, &[next], &[2.5], 1.0));
+        assert!(cpu.is_err(), "one bit apart is not the same run on the CPU");
+        let gpu = std::panic::catch_unwind(|| assert_same_run_on(true, &[2.6], &[2.5], 1e-3));
+        assert!(gpu.is_err(), "4 % apart is beyond a relative 1e-3");
     }
 }

@@ -35,7 +35,7 @@ pub mod rounds;
 pub mod saved;
 pub mod train;
 
-pub use check::{assert_close, assert_close_tensor, max_abs_diff};
+pub use check::{assert_close, assert_close_tensor, assert_same_run, max_abs_diff, ON_GPU};
 pub use error::{LoadError, SaveError};
 pub use fmt::{format_tensor, round_to};
 pub use normal::{box_muller, normal_tensor, normal_vec};

@@ -75,14 +75,11 @@ fn a_rerun_matches_the_committed_curve() {
     let (report, split, dev) = committed_run();
     let rerun = train::<DigitsVit<Dev>, Dev>(&dev, &split, &report.config, 1, |_| {});
     let (new, old) = (&rerun.history[0], &report.history[0]);
-    assert_eq!(
-        new.train_loss.to_bits(),
-        old.train_loss.to_bits(),
-        "{} vs {}",
-        new.train_loss,
-        old.train_loss
-    );
-    assert_eq!((new.train_accuracy, new.lr), (old.train_accuracy, old.lr));
+    // on a GPU the mean loss agrees to a relative 1e-5 (an H100 gave 1.9e-6) and the accuracy
+    // to a relative 1 %, a few images (see `support::ON_GPU` for why they differ at all)
+    support::assert_same_run(&[new.train_loss], &[old.train_loss], 1e-5);
+    support::assert_same_run(&[new.train_accuracy as f32], &[old.train_accuracy as f32], 0.01);
+    assert_eq!(new.lr, old.lr);
 }
 
 /// The whole committed run, retrained: the weights file it writes equals the committed one byte

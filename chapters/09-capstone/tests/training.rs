@@ -60,9 +60,20 @@ fn a_rerun_matches_the_committed_curve() {
     let dev = Dev::seed_from_u64(report.config.seed);
     let run = train(&dev, &report.config, report.config.eval_every, |_| {});
     let (new, old) = (&run.history[0], &report.history[0]);
-    assert_eq!(new.loss.to_bits(), old.loss.to_bits(), "loss {} vs {}", new.loss, old.loss);
-    assert_eq!(new.token_accuracy.to_bits(), old.token_accuracy.to_bits());
-    assert_eq!((new.step, new.exact_accuracy), (old.step, old.exact_accuracy));
+    // on a GPU the loss agrees to a relative 1e-5 (an H100 gave 3.5e-7 after 100 steps) and the
+    // accuracies to a relative 1 % (see `support::ON_GPU` for why they differ at all)
+    support::assert_same_run(&[new.loss], &[old.loss], 1e-5);
+    let (a, b) = (new.token_accuracy as f32, old.token_accuracy as f32);
+    support::assert_same_run(
+        &[a, new.exact_accuracy as f32],
+        &[b, old.exact_accuracy as f32],
+        0.01,
+    );
+    if !support::ON_GPU {
+        assert_eq!(new.token_accuracy.to_bits(), old.token_accuracy.to_bits());
+        assert_eq!(new.exact_accuracy.to_bits(), old.exact_accuracy.to_bits());
+    }
+    assert_eq!(new.step, old.step);
 }
 
 /// The whole committed run, retrained: the weights file it writes equals the committed one byte
