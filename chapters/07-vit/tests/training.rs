@@ -53,7 +53,9 @@ fn runs_are_reproducible() {
         batches.iter().map(|b| trainer.step(&data, b).0).collect::<Vec<f32>>()
     };
     let first = losses(0);
-    assert_eq!(first, losses(0), "the same seed gives the same losses, bit for bit");
+    // the same seed gives the same losses: bit for bit on the CPU, within a relative 1e-5 on a GPU,
+    // whose atomics add some gradients in an order that varies from run to run
+    support::assert_same_run(&losses(0), &first, 1e-5);
     assert_ne!(first, losses(1));
 }
 
