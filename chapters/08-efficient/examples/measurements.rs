@@ -9,7 +9,7 @@ use std::process::Command;
 use ch08_efficient::fast::{Isa, Scratch};
 use ch08_efficient::measure::results::{Memory, Timing};
 use ch08_efficient::measure::{breakdown, inputs, Method, D, HEADS};
-use ch08_efficient::measure::{limits_tables, measured, pytorch_tables, Measured};
+use ch08_efficient::measure::{gpu_tables, limits_tables, measured, pytorch_tables, Measured};
 use ch08_efficient::TILES;
 
 /// Where memory is measured: the dense form while it fits, the rest up to n = 16,384 and beyond.
@@ -96,6 +96,7 @@ fn write_tables(dir: &Path) {
     std::fs::write(dir.join("memory.md"), results.memory_table()).expect("write memory.md");
     std::fs::write(dir.join("pytorch.md"), pytorch_tables()).expect("write pytorch.md");
     std::fs::write(dir.join("limits.md"), limits_tables()).expect("write limits.md");
+    std::fs::write(dir.join("gpu.md"), gpu_tables()).expect("write gpu.md");
     println!("wrote the tables in {}", dir.display());
 }
 

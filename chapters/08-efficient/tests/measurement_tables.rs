@@ -2,7 +2,7 @@
 //! chapter's memory claim: the fast kernel's extra memory is its data and tiles, O(n).
 
 use ch08_efficient::measure::Method;
-use ch08_efficient::measure::{limits_tables, measured, pytorch_tables};
+use ch08_efficient::measure::{gpu_tables, limits_tables, measured, pytorch_tables};
 
 fn committed(name: &str) -> String {
     let path = format!("{}/measurements/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -25,6 +25,7 @@ fn tables_are_current() {
         "measurements/pytorch.md is stale; {hint}"
     );
     assert_eq!(committed("limits.md"), limits_tables(), "measurements/limits.md is stale; {hint}");
+    assert_eq!(committed("gpu.md"), gpu_tables(), "measurements/gpu.md is stale; {hint}");
 }
 
 #[test]

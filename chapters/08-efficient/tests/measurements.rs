@@ -7,7 +7,7 @@ use ch08_efficient::measure::comparison::Comparison;
 use ch08_efficient::measure::comparison::{AVX2_MACHINE, AVX512_MACHINE, AVX512_MACHINE_AVX2_PATH};
 use ch08_efficient::measure::comparison::{INTEL_XEON, INTEL_XEON_AVX2_PATH};
 use ch08_efficient::measure::results::GOALS;
-use ch08_efficient::measure::{limits_run, measured, pytorch_run, pytorch_runs};
+use ch08_efficient::measure::{gpu_run, limits_run, measured, pytorch_run, pytorch_runs};
 use ch08_efficient::measure::{sliding_keys, Method, D, HEADS};
 
 /// `x` rounded to `decimals` places, as the page prints it.
@@ -355,4 +355,44 @@ fn how_close_to_the_limit() {
     );
     assert_eq!((r(ws.pv_gflops, 0), r(ns.pv_gflops, 0)), (103.0, 108.0));
     assert_eq!(limits.paths.len(), 3, "portable, AVX2 and AVX-512");
+}
+
+/// The "On a GPU" section and the FlashAttention pitfall, against `measurements/gpu/`.
+#[test]
+fn the_gpu_run_in_numbers() {
+    let run = gpu_run("h100");
+    assert!(run.machine.contains("GPU: NVIDIA H100 80GB HBM3, 580.159.04"));
+    assert_eq!((run.sdpa.torch.as_str(), run.sdpa.cuda.as_str()), ("2.11.0+cu130", "13.0"));
+    assert_eq!(run.sdpa.shape, format!("batch 1, {HEADS} heads, d_k {D}"));
+    let (f32_8k, f16_8k) = (run.sdpa(8192, "float32"), run.sdpa(8192, "float16"));
+    // chapter 1: 30.2 ms, 3.3x the math backend's 9.03 ms, 7.3x the dispatched f32 kernel
+    let dense = run.dense_ms(8192);
+    assert_eq!((r(dense, 1), r(f32_8k.math_ms, 2)), (30.2, 9.03));
+    assert_eq!(r(dense / f32_8k.math_ms, 1), 3.3);
+    assert_eq!(r(dense / f32_8k.default_ms, 1), 7.3);
+    // the dispatched f32 call is the memory-efficient kernel's time; flash refuses f32
+    assert_eq!(f32_8k.flash_ms, None);
+    let efficient = f32_8k.efficient_ms.unwrap();
+    assert!((f32_8k.default_ms / efficient - 1.0).abs() < 0.01);
+    // flash against math in f16: 3.9x at 512, 20.5x at 8,192
+    let speedup = |n| {
+        let row = run.sdpa(n, "float16");
+        r(row.math_ms / row.flash_ms.unwrap(), 1)
+    };
+    assert_eq!((speedup(512), speedup(8192)), (3.9, 20.5));
+    // 128 MiB of f16 weights per head at 8,192 tokens
+    assert_eq!(8192 * 8192 * 2, 128 << 20);
+    // dispatched f16: 0.322 ms, the time of cuDNN's 0.316, the fastest of the four; flash 0.490
+    let cudnn = f16_8k.cudnn_ms.unwrap();
+    assert_eq!((r(f16_8k.default_ms, 3), r(cudnn, 3)), (0.322, 0.316));
+    assert_eq!(r(f16_8k.flash_ms.unwrap(), 3), 0.49);
+    let fused = [f16_8k.flash_ms.unwrap(), f16_8k.efficient_ms.unwrap(), f16_8k.math_ms];
+    assert!(fused.iter().all(|&t| cudnn < t));
+    // up to 1,024 tokens every fused f16 kernel takes 0.1 ms or less
+    for n in [512, 1024] {
+        let row = run.sdpa(n, "float16");
+        for t in [row.flash_ms, row.efficient_ms, row.cudnn_ms, Some(row.default_ms)] {
+            assert!(t.unwrap() <= 0.1, "n = {n}: {t:?}");
+        }
+    }
 }
