@@ -22,9 +22,12 @@ use workspace_tools::workspace_root;
 
 mod explorer;
 mod screenshot;
+mod widgets;
 
 use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};
 use screenshot::screenshots;
+use widgets::WidgetReport;
+use widgets::{check_widgets, emulate_phone, page_bytes, widget_screenshots, widgets_on};
 
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("CHROME") {
@@ -161,7 +164,7 @@ fn eval_json(tab: &Tab, js: &str) -> Value {
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
-/// Waits until the page, its fonts and its mermaid diagrams are done.
+/// Waits until the page, its fonts, its mermaid diagrams and its live widgets are done.
 fn settle(tab: &Tab) {
     let start = Instant::now();
     loop {
@@ -170,7 +173,9 @@ fn settle(tab: &Tab) {
             "document.fonts.ready.then(() => JSON.stringify({
                 ready: document.readyState === 'complete',
                 pending: Array.from(document.querySelectorAll('pre.mermaid'))
-                    .filter(p => !p.querySelector('svg')).length,
+                    .filter(p => !p.querySelector('svg')).length
+                    + Array.from(document.querySelectorAll('[data-widget]'))
+                    .filter(w => !w.classList.contains('widget-live') && !w.dataset.error).length,
             }))",
         );
         if state["ready"] == true && state["pending"] == 0 {
@@ -230,6 +235,7 @@ fn every_page_renders_offline_in_chromium() {
     let profile = tempfile::tempdir().unwrap();
     let browser = launch(profile.path().to_path_buf());
     let mut failures = Vec::new();
+    let mut measured = Vec::new();
     for page in &pages {
         let name = page.html.file_stem().unwrap().to_string_lossy().into_owned();
         let url = format!("{base}{}", page.html.display());
@@ -309,6 +315,20 @@ fn every_page_renders_offline_in_chromium() {
                 fail(format!("attention explorer: {problem}"));
             }
         }
+        for w in widgets_on(&tab).as_array().into_iter().flatten() {
+            if w["live"] != true {
+                fail(format!("widget {} did not go live: {}", w["name"], w["error"]));
+            }
+        }
+        let reports = check_widgets(&tab, &name);
+        for r in &reports {
+            for problem in &r.problems {
+                fail(format!("widget {}: {problem}", r.widget));
+            }
+        }
+        if !reports.is_empty() {
+            measured.push((name.clone(), page_bytes(&tab), reports));
+        }
 
         let width = info["width"].as_f64().unwrap_or(1280.0).max(1.0);
         let height = info["height"].as_f64().unwrap_or(1000.0).max(1.0);
@@ -321,12 +341,59 @@ fn every_page_renders_offline_in_chromium() {
                 std::fs::write(shots.join(format!("{name}-explorer.png")), png).unwrap();
             }
         }
+        let (widget_shots, layout) = widget_screenshots(&tab, "");
+        for (file, png) in widget_shots {
+            std::fs::write(shots.join(file), png).unwrap();
+        }
+        failures.extend(layout.into_iter().map(|p| format!("{name}: {p}")));
         let _ = tab.close(true);
     }
+    // the pages with widgets again, loaded in a phone's viewport
+    for (name, _, _) in &measured {
+        let tab = browser.new_tab().expect("new tab");
+        tab.set_default_timeout(Duration::from_secs(30));
+        emulate_phone(&tab);
+        let url = format!("{base}{name}.html");
+        tab.navigate_to(&url).and_then(|t| t.wait_until_navigated()).expect("phone tab");
+        settle(&tab);
+        let (widget_shots, layout) = widget_screenshots(&tab, "-phone");
+        for (file, png) in widget_shots {
+            std::fs::write(shots.join(file), png).unwrap();
+        }
+        failures.extend(layout.into_iter().map(|p| format!("{name}, phone: {p}")));
+        let _ = tab.close(true);
+    }
+    let table = widget_table(&measured);
+    std::fs::write(shots.join("widgets.md"), &table).unwrap();
+    eprintln!("{table}");
     assert!(
         failures.is_empty(),
         "{} problem(s) in the browser:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// What the widget checks measured, as a markdown table: per page the bytes fetched (all, and the
+/// widgets' share), per widget the time to its first result after the page started loading, one
+/// update, and the largest difference from native.
+fn widget_table(measured: &[(String, (u64, u64), Vec<WidgetReport>)]) -> String {
+    let kib = |b: u64| format!("{:.0} KiB", b as f64 / 1024.0);
+    let mut out = String::from(
+        "| page | page bytes | widgets' bytes | widget | first result | one update | largest difference from native |\n|---|---:|---:|---|---:|---:|---:|\n",
+    );
+    for (page, (all, widgets), reports) in measured {
+        for r in reports {
+            out += &format!(
+                "| {page} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} |\n",
+                kib(*all),
+                kib(*widgets),
+                r.widget,
+                r.first_result_ms,
+                r.update_ms,
+                r.largest_difference
+            );
+        }
+    }
+    out
 }

@@ -30,6 +30,9 @@ pub mod machine;
 pub mod models;
 pub mod normal;
 pub mod params;
+// plotters draws through the browser's canvas in WebAssembly (wasm-bindgen): the book's widgets draw
+// for themselves, and the wasm build of the chapters (`web/`) leaves plotting out
+#[cfg(not(target_arch = "wasm32"))]
 pub mod plot;
 pub mod rounds;
 pub mod saved;
@@ -39,6 +42,7 @@ pub use check::{assert_close, assert_close_tensor, assert_same_run, max_abs_diff
 pub use error::{LoadError, SaveError};
 pub use fmt::{format_tensor, round_to};
 pub use normal::{box_muller, normal_tensor, normal_vec};
+#[cfg(not(target_arch = "wasm32"))]
 pub use plot::{
     assert_figures_current, book_figures_dir, side_by_side, write_book_figures, BarChart, Heatmap,
     LineChart, Svg,

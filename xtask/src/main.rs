@@ -2,8 +2,9 @@
 //!
 //! | command | what it does | file |
 //! |---|---|---|
-//! | `serve [--port N]` | build the book and serve it on http://127.0.0.1:3000 | `bookbuild` |
-//! | `book` | build the book into `book/build/` | `bookbuild` |
+//! | `serve [--port N]` | build the wasm and the book, serve it on http://127.0.0.1:3000 | `bookbuild` |
+//! | `book` | build the wasm and the book into `book/build/` | `bookbuild` |
+//! | `wasm` | the chapters' code for the book's live widgets, compiled to WebAssembly | [`wasm`] |
 //! | `figures` | regenerate `book/src/figures/` from every chapter's `chNN-figures` example | [`generate`] |
 //! | `outputs` | regenerate every `chapters/*/outputs/*.txt` by running its example | [`generate`] |
 //! | `explorer` | regenerate `book/src/explorer/reversal.json`, chapter 9's attention explorer | [`explorer`] |
@@ -26,13 +27,15 @@ mod notebooks;
 mod run;
 mod setup;
 mod suite;
+mod wasm;
 
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str = "usage: cargo xtask <command>
 
-  serve [--port N]   build the book and serve it on http://127.0.0.1:3000
-  book               build the book into book/build/
+  serve [--port N]   build the wasm and the book, serve it on http://127.0.0.1:3000
+  book               build the wasm and the book into book/build/
+  wasm               compile the book's live widgets (web/) to WebAssembly
   figures            regenerate the book's figures from the chapter crates
   outputs            regenerate the printed outputs the book includes
   explorer           regenerate the data of chapter 9's attention explorer
@@ -74,9 +77,12 @@ fn dispatch(args: &[String]) -> Result<()> {
                     .context("--port")?,
                 None => 3000,
             };
+            wasm::wasm(&root)?;
             bookbuild::serve(&root, &format!("127.0.0.1:{port}"))
         }
+        Some("wasm") => wasm::wasm(&root).map(drop),
         Some("book") => {
+            wasm::wasm(&root)?;
             let out = bookbuild::build(&root)?;
             println!("book built in {}", out.strip_prefix(&root).unwrap_or(&out).display());
             Ok(())

@@ -31,3 +31,21 @@ pub fn sh(program: &str, args: &[&str]) -> Result<()> {
 pub fn works(program: &str, args: &[&str]) -> bool {
     Command::new(program).args(args).output().is_ok_and(|o| o.status.success())
 }
+
+/// Installs Debian packages with apt-get (through sudo unless running as root), after updating the
+/// package lists; fails clearly where there is no apt-get.
+pub fn apt_install(packages: &[&str]) -> Result<()> {
+    if !works("apt-get", &["--version"]) {
+        bail!("there is no apt-get to install {}", packages.join(" "));
+    }
+    let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
+    let apt = |rest: &[&str]| -> Result<()> {
+        if root_user {
+            sh("apt-get", rest)
+        } else {
+            sh("sudo", &[&["apt-get"][..], rest].concat())
+        }
+    };
+    apt(&["update", "-qq"])?;
+    apt(&[&["install", "-y", "-qq", "--no-install-recommends"][..], packages].concat())
+}

@@ -1,7 +1,7 @@
 //! Installs what the notebooks and the browser check need, skipping what is there.
 
-use crate::run::{sh, works};
-use anyhow::{bail, Context, Result};
+use crate::run::{apt_install, sh, works};
+use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::Command;
 
@@ -72,22 +72,8 @@ fn chromium() -> Result<()> {
         println!("setup: {chromium} (already there)");
         return Ok(());
     }
-    if !works("apt-get", &["--version"]) {
-        bail!(
-            "{chromium} is missing and there is no apt-get: install Chromium and set CHROME to its path"
-        );
-    }
     println!("setup: installing Debian's chromium for the browser check");
-    let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
-    let apt = |rest: &[&str]| -> Result<()> {
-        if root_user {
-            sh("apt-get", rest)
-        } else {
-            let mut args = vec!["apt-get"];
-            args.extend_from_slice(rest);
-            sh("sudo", &args)
-        }
-    };
-    apt(&["update", "-qq"])?;
-    apt(&["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-dejavu-core"])
+    apt_install(&["chromium", "fonts-dejavu-core"]).with_context(|| {
+        format!("{chromium} is missing: install Chromium and set CHROME to its path")
+    })
 }

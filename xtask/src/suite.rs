@@ -1,7 +1,7 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
 use crate::run::cargo;
-use crate::{check, models, setup};
+use crate::{check, models, setup, wasm};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -18,6 +18,9 @@ pub fn test(root: &Path) -> Result<()> {
     };
     step("setup: lint tools, Jupyter, evcxr kernel, chromium", &setup::setup)?;
     step("the published models (cargo xtask models)", &models::models)?;
+    step("the book's live widgets in WebAssembly (cargo xtask wasm)", &|| {
+        wasm::wasm(root).map(drop)
+    })?;
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {

@@ -12,6 +12,7 @@
 //! Shape mistakes that PyTorch reports at run time are compile errors here: see [`shape_errors`].
 
 pub mod attention;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod mask;
 pub mod scaling;

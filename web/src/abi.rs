@@ -1,0 +1,108 @@
+//! The seam between the page's JavaScript and the chapters' code, without generated glue: the page
+//! asks for an input buffer of `len` numbers ([`input`]), writes into the module's memory, calls
+//! one widget function, and reads the result from [`output`] / [`output_len`], or the error from
+//! [`error`] / [`error_len`] (UTF-8) when the call returned 1. `book/src/web/widgets.js` is the
+//! other half.
+//!
+//! Exporting a function under its own name takes `#[no_mangle]`, which the `unsafe_code` lint
+//! counts as unsafe (two exports of one name would clash at link time); this module holds every
+//! export and no `unsafe` block, and is listed in `tests/unsafe_code.rs`.
+#![allow(unsafe_code)]
+
+use std::cell::RefCell;
+
+thread_local! {
+    static INPUT: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static OUTPUT: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Makes the input buffer `len` numbers long (zeros) and returns where it starts.
+#[no_mangle]
+pub extern "C" fn input(len: usize) -> *mut f32 {
+    INPUT.with_borrow_mut(|v| {
+        v.clear();
+        v.resize(len, 0.0);
+        v.as_mut_ptr()
+    })
+}
+
+/// Where the last call's result starts.
+#[no_mangle]
+pub extern "C" fn output() -> *const f32 {
+    OUTPUT.with_borrow(|v| v.as_ptr())
+}
+
+/// How many numbers the last call returned.
+#[no_mangle]
+pub extern "C" fn output_len() -> usize {
+    OUTPUT.with_borrow(|v| v.len())
+}
+
+/// Where the last error's message starts (UTF-8).
+#[no_mangle]
+pub extern "C" fn error() -> *const u8 {
+    ERROR.with_borrow(|e| e.as_ptr())
+}
+
+/// The last error's length in bytes.
+#[no_mangle]
+pub extern "C" fn error_len() -> usize {
+    ERROR.with_borrow(|e| e.len())
+}
+
+/// Runs `widget` on the input buffer: 0 with the result in the output buffer, 1 with a message.
+fn call(widget: impl FnOnce(&[f32]) -> Result<Vec<f32>, String>) -> u32 {
+    let result = INPUT.with_borrow(|input| widget(input));
+    match result {
+        Ok(values) => {
+            OUTPUT.set(values);
+            0
+        }
+        Err(message) => {
+            ERROR.set(message);
+            1
+        }
+    }
+}
+
+/// [`crate::ch01::sentence`]: the input is the tokens, three numbers each.
+#[no_mangle]
+pub extern "C" fn ch01_sentence() -> u32 {
+    call(crate::ch01::sentence)
+}
+
+/// The chapter's sentence, [`ch01_attention::weightless::EMBEDDINGS`], as the editor's starting values.
+#[no_mangle]
+pub extern "C" fn ch01_embeddings() -> u32 {
+    call(|_| Ok(ch01_attention::weightless::EMBEDDINGS.concat()))
+}
+
+/// [`crate::ch01::SCALING_WIDTHS`], the scaling slider's stops.
+#[no_mangle]
+pub extern "C" fn ch01_scaling_widths() -> u32 {
+    call(|_| Ok(crate::ch01::SCALING_WIDTHS.map(|d| d as f32).to_vec()))
+}
+
+/// [`crate::ch01::scaling`] at width `d_k` (the input is not read).
+#[no_mangle]
+pub extern "C" fn ch01_scaling(d_k: usize) -> u32 {
+    call(|_| crate::ch01::scaling(d_k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_fills_the_output_or_the_error() {
+        let tokens = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        INPUT.set(tokens.to_vec());
+        assert_eq!(ch01_sentence(), 0);
+        assert_eq!(output_len(), 4 + 4 + 6);
+        INPUT.set(vec![1.0, 2.0]);
+        assert_eq!(ch01_sentence(), 1);
+        assert!(ERROR.with_borrow(|e| e.contains("three numbers")), "{}", ERROR.take());
+        assert_eq!(error_len(), ERROR.with_borrow(|e| e.len()));
+    }
+}

@@ -1,0 +1,14 @@
+//! The chapters' own functions for the book's pages: the live widgets of the online book call
+//! them, compiled to WebAssembly (`cargo xtask wasm`). Nothing here computes attention: each module
+//! turns a widget's numbers into a chapter's tensors, calls the chapter, and returns flat numbers.
+//!
+//! * [`abi`]: the seam with the page's JavaScript, the only part that knows of WebAssembly: an
+//!   input buffer the page fills, one exported function per widget, an output buffer it reads.
+//! * [`ch01`]: the sentence's weightless attention, and the scaling experiment at any width.
+//!
+//! The same functions run natively (this crate is also an `rlib`); the browser check
+//! (`tests/browser/widgets.rs`) drives each widget and compares what the page shows with the
+//! chapter's code run natively.
+
+pub mod abi;
+pub mod ch01;

@@ -1,0 +1,103 @@
+//! `cargo xtask wasm`: the chapters' code for the book's live widgets, compiled to WebAssembly
+//! (the `web/` crate, `wasm32-unknown-unknown`, release) and copied to `book/src/web/`, from where
+//! the book's build publishes it beside the pages. `book` and `serve` run it first.
+//!
+//! Two toolchains can build it:
+//! * rustup's, where it has the target (`rustup target add wasm32-unknown-unknown`, as on GitHub's
+//!   runners): a plain `cargo build --target wasm32-unknown-unknown`;
+//! * otherwise Debian's `rustc-web` with `rust-web-src` and `lld` (installed here with apt-get when
+//!   missing, as `setup` installs chromium): Debian's `cargo`, called by its full path, builds the
+//!   standard library for the target itself (`-Zbuild-std`, allowed for that one command by
+//!   `RUSTC_BOOTSTRAP=1`) and links with `wasm-ld`.
+
+use crate::run::{apt_install, works};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGET: &str = "wasm32-unknown-unknown";
+/// Debian's toolchain for the web targets (bookworm-security: rustc 1.96).
+const DEBIAN: [&str; 3] = ["rustc-web", "rust-web-src", "lld"];
+const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
+const DEBIAN_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
+const WASM_LD: &str = "/usr/bin/wasm-ld";
+/// Where the page's scripts load the module from.
+pub const PUBLISHED: &str = "book/src/web/attention_web.wasm";
+
+/// Builds the module and copies it to [`PUBLISHED`] (only when it changed, so that a running
+/// `serve` rebuilds once). Returns its path.
+pub fn wasm(root: &Path) -> Result<PathBuf> {
+    let target_dir = root.join("target/wasm");
+    let mut cargo = if rustup_has_target() {
+        println!("wasm: rustup's toolchain has {TARGET}");
+        let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        c.args(["build", "--release", "--target", TARGET]);
+        c
+    } else {
+        debian_toolchain()?;
+        println!("wasm: Debian's rustc-web, building the standard library for {TARGET}");
+        let mut c = Command::new(DEBIAN_CARGO);
+        c.args(["build", "--release", "--target", TARGET, "-Zbuild-std=std,panic_abort"])
+            .env("RUSTC_BOOTSTRAP", "1")
+            .env("RUSTC", DEBIAN_RUSTC)
+            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER", WASM_LD)
+            // rustup's cargo set these for xtask; they would point Debian's cargo at rustup's tools
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .env_remove("RUSTC_WRAPPER")
+            .env_remove("CARGO");
+        c
+    };
+    cargo.current_dir(root).args(["-p", "attention-web", "--lib", "--target-dir"]).arg(&target_dir);
+    println!("$ {cargo:?}");
+    let status = cargo.status().context("running cargo for the wasm build")?;
+    if !status.success() {
+        bail!("the wasm build failed ({status})");
+    }
+    let built = target_dir.join(TARGET).join("release/attention_web.wasm");
+    let published = root.join(PUBLISHED);
+    let bytes = std::fs::read(&built).with_context(|| format!("{}", built.display()))?;
+    if std::fs::read(&published).ok().as_deref() != Some(&bytes[..]) {
+        std::fs::create_dir_all(published.parent().expect("a folder"))?;
+        std::fs::write(&published, &bytes).with_context(|| format!("{}", published.display()))?;
+    }
+    println!("wasm: {PUBLISHED} ({} KiB)", bytes.len() / 1024);
+    Ok(published)
+}
+
+/// Whether the `rustc` on the path has the wasm target's standard library (rustup's, after
+/// `rustup target add wasm32-unknown-unknown`).
+fn rustup_has_target() -> bool {
+    let Ok(out) = Command::new("rustc").args(["--print", "sysroot"]).output() else {
+        return false;
+    };
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    Path::new(&sysroot).join("lib/rustlib").join(TARGET).join("lib").is_dir()
+}
+
+/// Debian's web toolchain, installed with apt-get when a part is missing.
+fn debian_toolchain() -> Result<()> {
+    let ready = || {
+        works(DEBIAN_CARGO, &["--version"])
+            && works(DEBIAN_RUSTC, &["--version"])
+            && Path::new(DEBIAN_STD_SOURCE).exists()
+            && Path::new(WASM_LD).exists()
+    };
+    if ready() {
+        return Ok(());
+    }
+    println!("wasm: installing Debian's {} for the {TARGET} build", DEBIAN.join(", "));
+    apt_install(&DEBIAN).with_context(|| {
+        format!(
+            "no toolchain for {TARGET}: run `rustup target add {TARGET}`, or install Debian's {}",
+            DEBIAN.join(" ")
+        )
+    })?;
+    if !ready() {
+        bail!(
+            "Debian's {} did not give {DEBIAN_CARGO}, {DEBIAN_STD_SOURCE} and {WASM_LD}",
+            DEBIAN.join(", ")
+        );
+    }
+    Ok(())
+}
