@@ -26,6 +26,8 @@ pub struct WidgetReport {
 pub fn check_widgets(tab: &Tab, page: &str) -> Vec<WidgetReport> {
     match page {
         "01-attention" => vec![ch01_sentence(tab), ch01_scaling(tab)],
+        "04-positions" => vec![ch04_encoding(tab)],
+        "06-masks" => vec![ch06_masks(tab)],
         _ => Vec::new(),
     }
 }
@@ -73,12 +75,11 @@ fn compare(report: &mut WidgetReport, what: &str, shown: &[f32], native: &[f32])
         ));
         return;
     }
-    let diff = shown.iter().zip(native).map(|(a, b)| (a - b).abs()).fold(0.0f32, |m, d| {
-        if d.is_nan() {
-            f32::INFINITY
-        } else {
-            m.max(d)
-        }
+    // NaN where the native code gives NaN (a row an additive mask leaves empty) is equal
+    let diff = shown.iter().zip(native).fold(0.0f32, |m, (a, b)| match (a.is_nan(), b.is_nan()) {
+        (true, true) => m,
+        (false, false) => m.max((a - b).abs()),
+        _ => f32::INFINITY,
     });
     report.largest_difference = report.largest_difference.max(diff);
     if diff > TOLERANCE {
@@ -187,6 +188,120 @@ fn ch01_scaling(tab: &Tab) -> WidgetReport {
         let Ok(native) = attention_web::ch01::scaling(d) else { continue };
         let keys = attention_web::ch01::SCALING_KEYS;
         compare(&mut report, &format!("d_k = {d}"), &numbers(&stop["bars"]), &native[..2 * keys]);
+    }
+    report
+}
+
+/// Chapter 4's table at three settings of width, position and dimension.
+fn ch04_encoding(tab: &Tab) -> WidgetReport {
+    let settings = [(64usize, 10usize, 0usize), (16, 0, 3), (128, 49, 100)];
+    let js = r#"(() => {
+        const el = document.querySelector('[data-widget="ch04-encoding"]');
+        if (!el || !el.classList.contains('widget-live'))
+            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+        const [width, position, dimension] = [el.querySelector('select'),
+            ...el.querySelectorAll('input[type=range]')];
+        const firstMs = Number(el.dataset.firstMs);
+        let updateMs = 0;
+        const shown = SETTINGS.map(([d, p, i]) => {
+            width.value = String(d);
+            width.dispatchEvent(new Event('input'));
+            position.value = String(p);
+            dimension.value = String(i);
+            const start = performance.now();
+            dimension.dispatchEvent(new Event('input'));
+            updateMs = Math.max(updateMs, performance.now() - start);
+            const row = el.querySelector('.widget-stats');
+            return { row: JSON.parse(row.dataset.values), dots: JSON.parse(row.dataset.dots),
+                     value: Number(el.querySelector('.widget-value').dataset.value) };
+        });
+        // back to the page's starting view, for the screenshots
+        [width.value, position.value, dimension.value] = ['64', '10', '0'];
+        width.dispatchEvent(new Event('input'));
+        return JSON.stringify({ shown, firstMs, updateMs });
+    })()"#
+        .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
+    let state = eval_json(tab, &js);
+    let mut report = new_report("ch04-encoding", &state);
+    if !report.problems.is_empty() {
+        return report;
+    }
+    let positions = attention_web::ch04::POSITIONS;
+    for (k, &(d, p, i)) in settings.iter().enumerate() {
+        let shown = &state["shown"][k];
+        let table = ch04_positions::sinusoidal_table(positions, d);
+        let row = &table[p * d..(p + 1) * d];
+        let dots: Vec<f32> =
+            (0..positions).map(|q| ch04_positions::position_dot(&table, d, p, q)).collect();
+        let what = format!("d_model = {d}, position {p}");
+        compare(&mut report, &format!("{what}: PE(p)"), &numbers(&shown["row"]), row);
+        compare(&mut report, &format!("{what}: PE(p)·PE(q)"), &numbers(&shown["dots"]), &dots);
+        let value = shown["value"].as_f64().unwrap_or(f64::NAN) as f32;
+        compare(&mut report, &format!("{what}: PE(p, {i})"), &[value], &[row[i]]);
+    }
+    report
+}
+
+/// Chapter 6's mask builder at five settings: the chapter's left-padded example with the fill and
+/// with an additive mask, right padding without the causal mask, an all-padding sequence, and no
+/// padding.
+fn ch06_masks(tab: &Tab) -> WidgetReport {
+    // real tokens, padding on the left, causal, additive −∞
+    let settings = [
+        [4.0f32, 1.0, 1.0, 0.0],
+        [4.0, 1.0, 1.0, 1.0],
+        [3.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [6.0, 0.0, 1.0, 1.0],
+    ];
+    let js = r#"(() => {
+        const el = document.querySelector('[data-widget="ch06-masks"]');
+        if (!el || !el.classList.contains('widget-live'))
+            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+        const [real, left, causal, additive] = el.querySelectorAll('input');
+        const firstMs = Number(el.dataset.firstMs);
+        let updateMs = 0;
+        const shown = SETTINGS.map(([n, l, c, a]) => {
+            real.value = String(n);
+            [left.checked, causal.checked, additive.checked] = [l === 1, c === 1, a === 1];
+            const start = performance.now();
+            real.dispatchEvent(new Event('input'));
+            updateMs = Math.max(updateMs, performance.now() - start);
+            const [mask, weights] = Array.from(el.querySelectorAll('table.widget-matrix'))
+                .map(t => Array.from(t.querySelectorAll('td')).map(td => Number(td.dataset.value)));
+            return { mask, weights, empty: el.querySelectorAll('.widget-stats')[1].textContent };
+        });
+        // the chapter's example for the screenshots: left padding, causal, the -1e9 fill
+        real.value = '4';
+        [left.checked, causal.checked, additive.checked] = [true, true, false];
+        real.dispatchEvent(new Event('input'));
+        return JSON.stringify({ shown, firstMs, updateMs });
+    })()"#
+        .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
+    let state = eval_json(tab, &js);
+    let mut report = new_report("ch06-masks", &state);
+    if !report.problems.is_empty() {
+        return report;
+    }
+    let n = attention_web::ch06::LEN;
+    for (k, values) in settings.iter().enumerate() {
+        let shown = &state["shown"][k];
+        let Ok(native) = attention_web::ch06::mask_builder(values) else { continue };
+        let (mask, weights) = native.split_at(n * n);
+        if numbers(&shown["mask"]) != mask {
+            report.problems.push(format!("settings {values:?}: the mask differs from native"));
+        }
+        compare(
+            &mut report,
+            &format!("settings {values:?}: weights"),
+            &numbers(&shown["weights"]),
+            weights,
+        );
+        let empty_rows = mask.chunks(n).any(|row| row.iter().all(|&m| m == 0.0));
+        let says_empty = shown["empty"].as_str().unwrap_or("").starts_with("queries with nothing");
+        if empty_rows != says_empty {
+            report.problems.push(format!("settings {values:?}: says {}", shown["empty"]));
+        }
     }
     report
 }

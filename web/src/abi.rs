@@ -90,6 +90,24 @@ pub extern "C" fn ch01_scaling(d_k: usize) -> u32 {
     call(|_| crate::ch01::scaling(d_k))
 }
 
+/// [`crate::ch04::encoding`] of width `d_model`, with position `p`'s similarities.
+#[no_mangle]
+pub extern "C" fn ch04_encoding(d_model: usize, p: usize) -> u32 {
+    call(|_| crate::ch04::encoding(d_model, p))
+}
+
+/// [`crate::ch04::WIDTHS`], the width selector's choices.
+#[no_mangle]
+pub extern "C" fn ch04_widths() -> u32 {
+    call(|_| Ok(crate::ch04::WIDTHS.map(|d| d as f32).to_vec()))
+}
+
+/// [`crate::ch06::mask_builder`]: the input is the four settings.
+#[no_mangle]
+pub extern "C" fn ch06_mask_builder() -> u32 {
+    call(crate::ch06::mask_builder)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

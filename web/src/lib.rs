@@ -5,6 +5,8 @@
 //! * [`abi`]: the seam with the page's JavaScript, the only part that knows of WebAssembly: an
 //!   input buffer the page fills, one exported function per widget, an output buffer it reads.
 //! * [`ch01`]: the sentence's weightless attention, and the scaling experiment at any width.
+//! * [`ch04`]: the sinusoidal table and the similarity of positions, at any width.
+//! * [`ch06`]: a mask builder: padding, the causal mask, and what the fill does to an empty row.
 //!
 //! The same functions run natively (this crate is also an `rlib`); the browser check
 //! (`tests/browser/widgets.rs`) drives each widget and compares what the page shows with the
@@ -12,3 +14,5 @@
 
 pub mod abi;
 pub mod ch01;
+pub mod ch04;
+pub mod ch06;

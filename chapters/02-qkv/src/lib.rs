@@ -129,6 +129,7 @@ pub type Qkv3To2<Dev> = QkvAttention<3, 2, 2, Dev>;
 /// The bank-loan example's layer: 2 dimensions in, 2 out, for queries, keys and values alike.
 pub type Qkv2To2<Dev> = QkvAttention<2, 2, 2, Dev>;
 
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 
 /// The "bank loan" worked example: two tokens, `d_in = d_k = 2`.

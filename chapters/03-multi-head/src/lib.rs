@@ -14,6 +14,7 @@ use dfdx::nn::modules::Linear;
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 
 /// The chapter's demo layer: `d_model = 64`, 8 heads of 8 (`nn.MultiheadAttention(64, 8)`).

@@ -18,6 +18,7 @@
 pub mod shape_errors {}
 
 pub mod error;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod scale;
 

@@ -65,6 +65,7 @@ pub mod block;
 pub mod dropout;
 pub mod error;
 pub mod ffn;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod gradcheck;
 pub mod norm;

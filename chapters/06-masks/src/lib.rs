@@ -33,6 +33,7 @@ pub mod additive;
 pub mod blocked;
 pub mod combine;
 pub mod data;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod inspect;
 pub mod padding;

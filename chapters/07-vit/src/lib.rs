@@ -35,6 +35,7 @@ pub mod config;
 pub mod digits;
 pub mod error;
 pub mod evaluate;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod knn;
 pub mod model;

@@ -21,6 +21,7 @@ pub mod cost;
 pub mod dense;
 pub mod error;
 pub mod fast;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod heads;
 pub mod linear;

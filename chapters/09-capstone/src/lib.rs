@@ -26,6 +26,7 @@ pub mod decode;
 pub mod error;
 pub mod evaluate;
 pub mod explorer;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod model;
 pub mod presets;

@@ -61,6 +61,7 @@
 pub mod analysis;
 pub mod char_model;
 pub mod error;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod llama;
 
