@@ -380,18 +380,19 @@ fn every_page_renders_offline_in_chromium() {
 fn widget_table(measured: &[(String, (u64, u64), Vec<WidgetReport>)]) -> String {
     let kib = |b: u64| format!("{:.0} KiB", b as f64 / 1024.0);
     let mut out = String::from(
-        "| page | page bytes | widgets' bytes | widget | first result | one update | largest difference from native |\n|---|---:|---:|---|---:|---:|---:|\n",
+        "| page | page bytes | widgets' bytes | widget | first result | one update | largest difference from native | also measured |\n|---|---:|---:|---|---:|---:|---:|---|\n",
     );
     for (page, (all, widgets), reports) in measured {
         for r in reports {
             out += &format!(
-                "| {page} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} |\n",
+                "| {page} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} | {} |\n",
                 kib(*all),
                 kib(*widgets),
                 r.widget,
                 r.first_result_ms,
                 r.update_ms,
-                r.largest_difference
+                r.largest_difference,
+                r.note
             );
         }
     }

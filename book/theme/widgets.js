@@ -5,7 +5,8 @@
 // WebAssembly the page keeps its static figures and the element's short note.
 //
 // Each widget records how long its first result took after the page started loading
-// (`data-first-ms`) and its last update (`data-update-ms`); the browser check reads them.
+// (`data-first-ms`: for chapters 7, 9 and 10, with their trained weights fetched and loaded) and
+// its last update (`data-update-ms`); the browser check reads them.
 (function () {
   "use strict";
   const root = typeof path_to_root === "string" ? path_to_root : "";
@@ -25,15 +26,34 @@
 
   // The seam of `web/src/abi.rs`: fill the input buffer, call, read the output or the error.
   function api(e) {
+    const fail = () => {
+      const bytes = new Uint8Array(e.memory.buffer, e.error(), e.error_len());
+      throw new Error(new TextDecoder().decode(bytes));
+    };
+    const loaded = {};
     return {
+      // A chapter's trained weights (`web/<file>`, published beside the module), fetched once
+      // per page and handed to the module's `<loader>` function, which keeps the model.
+      weights(loader, file) {
+        if (!loaded[loader]) {
+          loaded[loader] = fetch(root + "web/" + file)
+            .then((r) => {
+              if (!r.ok) throw new Error(file + ": " + r.status);
+              return r.arrayBuffer();
+            })
+            .then((buffer) => {
+              const at = e.bytes(buffer.byteLength);
+              new Uint8Array(e.memory.buffer, at, buffer.byteLength).set(new Uint8Array(buffer));
+              if (e[loader]() !== 0) fail();
+            });
+        }
+        return loaded[loader];
+      },
       call(name, input, ...args) {
         const values = input || [];
         const at = e.input(values.length);
         new Float32Array(e.memory.buffer, at, values.length).set(values);
-        if (e[name](...args) !== 0) {
-          const bytes = new Uint8Array(e.memory.buffer, e.error(), e.error_len());
-          throw new Error(new TextDecoder().decode(bytes));
-        }
+        if (e[name](...args) !== 0) fail();
         return new Float32Array(e.memory.buffer, e.output(), e.output_len()).slice();
       },
     };
@@ -58,9 +78,10 @@
       Promise.all([loadWasm(), import(module)])
         .then(([w, module]) => {
           el.textContent = "";
-          el.classList.add("widget-live");
-          module.mount(el, w, (update) => timed(el, update));
+          // a widget with trained weights is live once they are in (its mount returns a promise)
+          return Promise.resolve(module.mount(el, w, (update) => timed(el, update)));
         })
+        .then(() => el.classList.add("widget-live"))
         .catch((err) => {
           el.dataset.error = String(err);
           console.warn("widget " + el.dataset.widget + ": " + err);

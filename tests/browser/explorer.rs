@@ -33,22 +33,28 @@ pub fn check_explorer(tab: &Tab) -> Vec<String> {
             };
             const sequence = root.querySelector('.explorer-sequence');
             const head = root.querySelector('.explorer-head');
-            const [first, firstHead] = [sequence.value, head.value];
+            // the stored sequences (chapter 9's widget may have added one typed in the page)
+            const stored = Array.from(sequence.options).filter(o => Number(o.value) < data.examples.length);
+            const [shown, firstHead] = [sequence.value, head.value];
+            const first = String(data.examples.findIndex(ex => ex.input.length === 6));
+            pick(sequence, first);
             const before = snapshot();
             const example = data.examples[Number(first)];
             const wantRows = example.answer.length + 1, wantCells = wantRows * example.input.length;
-            pick(sequence, sequence.options[sequence.options.length - 1].value);
+            pick(sequence, stored[stored.length - 1].value);
             const after = snapshot();
             pick(head, '0');
             const oneHead = snapshot();
-            pick(sequence, first);
             pick(head, firstHead);
+            pick(sequence, first);
+            const restored = snapshot().titles === before.titles;
+            pick(sequence, shown);
             return JSON.stringify({
                 ready: root.classList.contains('explorer-ready'),
-                options: sequence.options.length, examples: data.examples.length,
+                options: stored.length, examples: data.examples.length,
                 wantRows, wantCells, before, after,
                 headRedraws: oneHead.titles !== after.titles,
-                restored: snapshot().titles === before.titles,
+                restored,
             });
         })()"#,
     );
@@ -105,7 +111,8 @@ pub fn explorer_screenshot(tab: &Tab) -> Option<Vec<u8>> {
             const root = document.getElementById('reversal-explorer');
             if (!root) return 'null';
             const sequence = root.querySelector('.explorer-sequence');
-            sequence.value = sequence.options[sequence.options.length - 1].value;
+            const stored = JSON.parse(document.getElementById('reversal-data').textContent).examples;
+            sequence.value = String(stored.length - 1);
             sequence.dispatchEvent(new Event('change'));
             const r = root.getBoundingClientRect();
             return JSON.stringify({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });

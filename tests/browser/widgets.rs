@@ -19,6 +19,8 @@ pub struct WidgetReport {
     pub largest_difference: f32,
     pub first_result_ms: f64,
     pub update_ms: f64,
+    /// what else the check measured (chapter 10: characters per second)
+    pub note: String,
     pub problems: Vec<String>,
 }
 
@@ -28,6 +30,9 @@ pub fn check_widgets(tab: &Tab, page: &str) -> Vec<WidgetReport> {
         "01-attention" => vec![ch01_sentence(tab), ch01_scaling(tab)],
         "04-positions" => vec![ch04_encoding(tab)],
         "06-masks" => vec![ch06_masks(tab)],
+        "07-vit" => vec![ch07_draw(tab)],
+        "09-capstone" => vec![ch09_reverser(tab)],
+        "10-language-models" => vec![ch10_generate(tab)],
         _ => Vec::new(),
     }
 }
@@ -89,16 +94,40 @@ fn compare(report: &mut WidgetReport, what: &str, shown: &[f32], native: &[f32])
     }
 }
 
-fn new_report(widget: &str, state: &Value) -> WidgetReport {
-    WidgetReport {
+/// Runs `body` (a JavaScript function body that may use `el`, the widget's element, and returns
+/// an object, or a promise of one) on the widget named `widget`; the object comes back with the
+/// widget's `firstMs` added. A widget that is missing or did not go live is a report with that
+/// problem instead.
+fn drive(tab: &Tab, widget: &str, body: &str) -> Result<(Value, WidgetReport), WidgetReport> {
+    let js = r#"(() => {
+        const el = document.querySelector('[data-widget="WIDGET"]');
+        if (!el || !el.classList.contains('widget-live'))
+            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+        return Promise.resolve()
+            .then(() => (() => { BODY })())
+            .then(result => JSON.stringify(Object.assign(result, { firstMs: Number(el.dataset.firstMs) })))
+            .catch(e => JSON.stringify({ missing: true, error: 'the check failed in the page: ' + e }));
+    })()"#
+        .replace("WIDGET", widget)
+        .replace("BODY", body);
+    let state = eval_json(tab, &js);
+    let report = WidgetReport {
         widget: widget.to_string(),
         largest_difference: 0.0,
         first_result_ms: state["firstMs"].as_f64().unwrap_or(f64::NAN),
         update_ms: state["updateMs"].as_f64().unwrap_or(f64::NAN),
-        problems: match &state["missing"] {
-            Value::Bool(true) => vec![format!("not live: {}", state["error"])],
-            _ => Vec::new(),
-        },
+        note: String::new(),
+        problems: Vec::new(),
+    };
+    match &state {
+        Value::Null => Err(WidgetReport {
+            problems: vec!["the check's script did not run (a syntax error?)".into()],
+            ..report
+        }),
+        _ if state["missing"] == true => {
+            Err(WidgetReport { problems: vec![format!("not live: {}", state["error"])], ..report })
+        }
+        _ => Ok((state, report)),
     }
 }
 
@@ -106,10 +135,7 @@ fn new_report(widget: &str, state: &Value) -> WidgetReport {
 fn ch01_sentence(tab: &Tab) -> WidgetReport {
     let typed: [[f32; 3]; 4] =
         [[1.0, 0.0, 0.5], [0.2, 0.9, 0.1], [-0.4, 0.3, 0.8], [1.5, 1.5, 1.5]];
-    let js = r#"(() => {
-        const el = document.querySelector('[data-widget="ch01-sentence"]');
-        if (!el || !el.classList.contains('widget-live'))
-            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+    let js = r#"
         const read = () => Array.from(el.querySelectorAll('table.widget-matrix:not(.widget-inputs) td'))
             .map(td => Number(td.dataset.value));
         const loaded = read();
@@ -121,15 +147,13 @@ fn ch01_sentence(tab: &Tab) -> WidgetReport {
         const updateMs = performance.now() - start;
         const edited = read();
         el.querySelector('button').click();
-        return JSON.stringify({ loaded, edited, restored: read(), inputs: inputs.length,
-                                firstMs: Number(el.dataset.firstMs), updateMs });
-    })()"#
+        return { loaded, edited, restored: read(), inputs: inputs.length, updateMs };
+    "#
         .replace("TYPED", &serde_json::to_string(&typed.concat()).unwrap());
-    let state = eval_json(tab, &js);
-    let mut report = new_report("ch01-sentence", &state);
-    if !report.problems.is_empty() {
-        return report;
-    }
+    let (state, mut report) = match drive(tab, "ch01-sentence", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
     let native = |rows: &[[f32; 3]; 4]| {
         let dev = dfdx::prelude::Cpu::default();
         let att =
@@ -148,12 +172,7 @@ fn ch01_sentence(tab: &Tab) -> WidgetReport {
 
 /// Chapter 1's scaling slider, at every stop.
 fn ch01_scaling(tab: &Tab) -> WidgetReport {
-    let state = eval_json(
-        tab,
-        r#"(() => {
-            const el = document.querySelector('[data-widget="ch01-scaling"]');
-            if (!el || !el.classList.contains('widget-live'))
-                return JSON.stringify({ missing: true, error: el && el.dataset.error });
+    let js = r#"
             const slider = el.querySelector('input[type=range]');
             const first = slider.value;
             const stops = [];
@@ -169,13 +188,12 @@ fn ch01_scaling(tab: &Tab) -> WidgetReport {
             }
             slider.value = first;
             slider.dispatchEvent(new Event('input'));
-            return JSON.stringify({ stops, firstMs: Number(el.dataset.firstMs), updateMs });
-        })()"#,
-    );
-    let mut report = new_report("ch01-scaling", &state);
-    if !report.problems.is_empty() {
-        return report;
-    }
+            return { stops, updateMs };
+        "#;
+    let (state, mut report) = match drive(tab, "ch01-scaling", js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
     let stops = state["stops"].as_array().cloned().unwrap_or_default();
     let widths: Vec<u64> = stops.iter().map(|s| s["d"].as_u64().unwrap_or(0)).collect();
     let expected: Vec<u64> =
@@ -185,7 +203,7 @@ fn ch01_scaling(tab: &Tab) -> WidgetReport {
     }
     for stop in &stops {
         let d = stop["d"].as_u64().unwrap_or(0) as usize;
-        let Ok(native) = attention_web::ch01::scaling(d) else { continue };
+        let native = attention_web::ch01::scaling(d).expect("the slider's widths are valid");
         let keys = attention_web::ch01::SCALING_KEYS;
         compare(&mut report, &format!("d_k = {d}"), &numbers(&stop["bars"]), &native[..2 * keys]);
     }
@@ -195,13 +213,9 @@ fn ch01_scaling(tab: &Tab) -> WidgetReport {
 /// Chapter 4's table at three settings of width, position and dimension.
 fn ch04_encoding(tab: &Tab) -> WidgetReport {
     let settings = [(64usize, 10usize, 0usize), (16, 0, 3), (128, 49, 100)];
-    let js = r#"(() => {
-        const el = document.querySelector('[data-widget="ch04-encoding"]');
-        if (!el || !el.classList.contains('widget-live'))
-            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+    let js = r#"
         const [width, position, dimension] = [el.querySelector('select'),
             ...el.querySelectorAll('input[type=range]')];
-        const firstMs = Number(el.dataset.firstMs);
         let updateMs = 0;
         const shown = SETTINGS.map(([d, p, i]) => {
             width.value = String(d);
@@ -218,14 +232,13 @@ fn ch04_encoding(tab: &Tab) -> WidgetReport {
         // back to the page's starting view, for the screenshots
         [width.value, position.value, dimension.value] = ['64', '10', '0'];
         width.dispatchEvent(new Event('input'));
-        return JSON.stringify({ shown, firstMs, updateMs });
-    })()"#
-        .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
-    let state = eval_json(tab, &js);
-    let mut report = new_report("ch04-encoding", &state);
-    if !report.problems.is_empty() {
-        return report;
-    }
+        return { shown, updateMs };
+    "#
+    .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
+    let (state, mut report) = match drive(tab, "ch04-encoding", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
     let positions = attention_web::ch04::POSITIONS;
     for (k, &(d, p, i)) in settings.iter().enumerate() {
         let shown = &state["shown"][k];
@@ -254,12 +267,8 @@ fn ch06_masks(tab: &Tab) -> WidgetReport {
         [0.0, 0.0, 1.0, 0.0],
         [6.0, 0.0, 1.0, 1.0],
     ];
-    let js = r#"(() => {
-        const el = document.querySelector('[data-widget="ch06-masks"]');
-        if (!el || !el.classList.contains('widget-live'))
-            return JSON.stringify({ missing: true, error: el && el.dataset.error });
+    let js = r#"
         const [real, left, causal, additive] = el.querySelectorAll('input');
-        const firstMs = Number(el.dataset.firstMs);
         let updateMs = 0;
         const shown = SETTINGS.map(([n, l, c, a]) => {
             real.value = String(n);
@@ -275,18 +284,17 @@ fn ch06_masks(tab: &Tab) -> WidgetReport {
         real.value = '4';
         [left.checked, causal.checked, additive.checked] = [true, true, false];
         real.dispatchEvent(new Event('input'));
-        return JSON.stringify({ shown, firstMs, updateMs });
-    })()"#
-        .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
-    let state = eval_json(tab, &js);
-    let mut report = new_report("ch06-masks", &state);
-    if !report.problems.is_empty() {
-        return report;
-    }
+        return { shown, updateMs };
+    "#
+    .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
+    let (state, mut report) = match drive(tab, "ch06-masks", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
     let n = attention_web::ch06::LEN;
     for (k, values) in settings.iter().enumerate() {
         let shown = &state["shown"][k];
-        let Ok(native) = attention_web::ch06::mask_builder(values) else { continue };
+        let native = attention_web::ch06::mask_builder(values).expect("valid settings");
         let (mask, weights) = native.split_at(n * n);
         if numbers(&shown["mask"]) != mask {
             report.problems.push(format!("settings {values:?}: the mask differs from native"));
@@ -303,6 +311,250 @@ fn ch06_masks(tab: &Tab) -> WidgetReport {
             report.problems.push(format!("settings {values:?}: says {}", shown["empty"]));
         }
     }
+    report
+}
+
+/// Chapter 7's digit: the first test image of each digit picked from the list, then a stroke
+/// drawn with pointer events (a vertical bar in column 4, rows 1 to 6).
+fn ch07_draw(tab: &Tab) -> WidgetReport {
+    let js = r#"
+        const example = el.querySelector('select');
+        const canvas = el.querySelector('canvas');
+        const read = () => ({
+            pixels: JSON.parse(el.dataset.pixels),
+            predicted: Number(el.querySelector('.widget-stats strong').dataset.value),
+            probabilities: Array.from(el.querySelectorAll('.widget-bar-value')).map(b => Number(b.dataset.value)),
+            attention: Array.from(el.querySelectorAll('table.widget-patches td')).map(td => Number(td.dataset.value)),
+        });
+        let updateMs = 0;
+        const shown = [];
+        for (let d = 0; d < 10; d++) {
+            example.value = String(d);
+            const start = performance.now();
+            example.dispatchEvent(new Event('input'));
+            updateMs = Math.max(updateMs, performance.now() - start);
+            shown.push(read());
+        }
+        el.querySelector('button').click();
+        const r = canvas.getBoundingClientRect();
+        const at = (row, col) => ({ clientX: r.left + (col + 0.5) * r.width / 8,
+                                    clientY: r.top + (row + 0.5) * r.height / 8,
+                                    pointerId: 1, bubbles: true, buttons: 1 });
+        canvas.dispatchEvent(new PointerEvent('pointerdown', at(1, 4)));
+        for (let row = 2; row <= 6; row++) canvas.dispatchEvent(new PointerEvent('pointermove', at(row, 4)));
+        canvas.dispatchEvent(new PointerEvent('pointerup', at(6, 4)));
+        const drawn = read();
+        // the chapter's figure's 3 again, for the screenshots
+        example.value = '3';
+        example.dispatchEvent(new Event('input'));
+        return { shown, drawn, updateMs };
+    "#;
+    let (state, mut report) = match drive(tab, "ch07-draw", js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
+    let dev = dfdx::prelude::Cpu::default();
+    let model = ch07_vit::trained::load_model(&dev);
+    let examples = attention_web::ch07::test_examples();
+    let check = |report: &mut WidgetReport, what: &str, shown: &Value| {
+        use dfdx::prelude::*;
+        let pixels = numbers(&shown["pixels"]);
+        if pixels.len() != 64 {
+            report.problems.push(format!("{what}: {} pixels shown: {shown}", pixels.len()));
+            return vec![f32::NAN; 64];
+        }
+        let image = dev.tensor_from_vec(pixels.clone(), (Const::<1>, Const, Const, Const));
+        let probabilities =
+            model.forward(image.clone(), ch07_vit::Mode::Eval).softmax::<Axis<1>>().as_vec();
+        let predicted = support::argmax(&probabilities);
+        if shown["predicted"].as_u64() != Some(predicted as u64) {
+            report
+                .problems
+                .push(format!("{what}: shows {}, native {predicted}", shown["predicted"]));
+        }
+        compare(
+            report,
+            &format!("{what}: probabilities"),
+            &numbers(&shown["probabilities"]),
+            &probabilities,
+        );
+        let attention = model.cls_attention(image).as_vec();
+        compare(
+            report,
+            &format!("{what}: [CLS] attention"),
+            &numbers(&shown["attention"]),
+            &attention,
+        );
+        pixels
+    };
+    let shown = state["shown"].as_array().cloned().unwrap_or_default();
+    if shown.len() != 10 {
+        report.problems.push(format!("{} test images shown, 10 expected", shown.len()));
+    }
+    for (d, example) in shown.iter().enumerate() {
+        let pixels = check(&mut report, &format!("the first test {d}"), example);
+        if pixels[..] != examples[d * 64..(d + 1) * 64] {
+            report
+                .problems
+                .push(format!("the first test {d}: the page's pixels are not the image's"));
+        }
+    }
+    let drawn = check(&mut report, "the drawn bar", &state["drawn"]);
+    let on: Vec<usize> = (0..64).filter(|&i| drawn[i] == 1.0).collect();
+    if on != [12, 20, 28, 36, 44, 52] {
+        report
+            .problems
+            .push(format!("the stroke turned on pixels {on:?}, not column 4 of rows 1 to 6"));
+    }
+    report
+}
+
+/// Chapter 9's reverser: four typed sequences (one of them past the trained lengths), each
+/// answer and every layer's and head's cross-attention as the explorer shows it; then a typing
+/// mistake, whose message is the module's.
+fn ch09_reverser(tab: &Tab) -> WidgetReport {
+    let typed = ["3 1 4 1 5 9 2 6", "27182818284", "7 7 7 7", "5"];
+    let mistake = "1 2 x";
+    let js = r#"
+        const input = el.querySelector('input');
+        const root = document.getElementById('reversal-explorer');
+        const [layer, head] = [root.querySelector('.explorer-layer'), root.querySelector('.explorer-head')];
+        const pick = (select, value) => { select.value = String(value); select.dispatchEvent(new Event('change')); };
+        let updateMs = 0;
+        const type = (text) => {
+            input.value = text;
+            const start = performance.now();
+            input.dispatchEvent(new Event('input'));
+            return performance.now() - start;
+        };
+        const shown = TYPED.map((text) => {
+            updateMs = Math.max(updateMs, type(text));
+            const maps = [];
+            for (let l = 0; l < 2; l++) for (let k = 0; k < 4; k++) {
+                pick(layer, l);
+                pick(head, k);
+                maps.push(Array.from(root.querySelectorAll('table.explorer-map tbody td')).map(td => Number(td.dataset.value)));
+            }
+            const answer = el.querySelector('.widget-stats strong');
+            return { answer: answer ? JSON.parse(answer.dataset.value) : null, maps,
+                     selected: root.querySelector('.explorer-sequence').selectedOptions[0].textContent };
+        });
+        type(MISTAKE);
+        const error = (el.querySelector('.widget-error') || {}).textContent || null;
+        type(TYPED[0]); // back to the first, for the screenshots
+        pick(layer, 1);
+        pick(head, 'mean');
+        return { shown, error, updateMs };
+    "#
+    .replace("TYPED", &serde_json::to_string(&typed).unwrap())
+    .replace("MISTAKE", &serde_json::to_string(mistake).unwrap());
+    let (state, mut report) = match drive(tab, "ch09-reverser", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
+    let dev = dfdx::prelude::Cpu::default();
+    let model = ch09_capstone::trained::load_model(&dev);
+    for (k, text) in typed.iter().enumerate() {
+        let shown = &state["shown"][k];
+        let digits = attention_web::ch09::parse(text).expect("valid digits");
+        let read = ch09_capstone::attention::cross_attention(&model, &dev, &digits);
+        let answer: Vec<u8> = shown["answer"]
+            .as_array()
+            .map(|a| a.iter().map(|d| d.as_u64().unwrap_or(99) as u8).collect())
+            .unwrap_or_default();
+        if answer != read.answer {
+            report
+                .problems
+                .push(format!("{text:?}: answered {answer:?}, native {:?}", read.answer));
+        }
+        if !shown["selected"].as_str().unwrap_or("").starts_with("yours: ") {
+            report.problems.push(format!("{text:?}: the explorer shows {}", shown["selected"]));
+        }
+        for layer in 0..attention_web::ch09::LAYERS {
+            for head in 0..attention_web::ch09::HEADS {
+                let native: Vec<f32> = read.maps[layer][head].concat();
+                let map = &shown["maps"][layer * attention_web::ch09::HEADS + head];
+                compare(
+                    &mut report,
+                    &format!("{text:?}, layer {}, head {}", layer + 1, head + 1),
+                    &numbers(map),
+                    &native,
+                );
+            }
+        }
+    }
+    let expected = attention_web::ch09::parse(mistake).expect_err("a mistake");
+    if state["error"].as_str() != Some(&expected) {
+        report
+            .problems
+            .push(format!("{mistake:?}: shows {}, the module says {expected:?}", state["error"]));
+    }
+    report
+}
+
+/// Chapter 10's writer at two settings: its text with the KV cache equals the chapter's
+/// `generate` natively, character for character, and the page found the text without the cache
+/// the same; the speeds of both go in the report.
+fn ch10_generate(tab: &Tab) -> WidgetReport {
+    // characters, temperature, top-k (0: all), seed, prompt
+    let settings = [(200, 0.8, 20, 7, "LAWYER, n."), (120, 1.2, 0, 3, "Love, n.")];
+    let js = r#"
+        const [prompt, count, topK, seed] = el.querySelectorAll('input[type=text], input[type=number]');
+        const temperature = el.querySelector('input[type=range]');
+        const stats = el.querySelector('.widget-stats');
+        const done = () => new Promise((resolve) => {
+            const poll = () => stats.dataset.recomputeMs ? resolve() : setTimeout(poll, 20);
+            poll();
+        });
+        const shown = [];
+        let chain = Promise.resolve();
+        for (const [n, t, k, s, text] of SETTINGS) {
+            chain = chain.then(() => {
+                [prompt.value, count.value, temperature.value, topK.value, seed.value] =
+                    [text, String(n), String(t), String(k), String(s)];
+                el.querySelector('button').click();
+                return done();
+            }).then(() => shown.push({
+                text: el.querySelector('pre').dataset.value, same: stats.dataset.same,
+                cachedMs: Number(stats.dataset.cachedMs), recomputeMs: Number(stats.dataset.recomputeMs) }));
+        }
+        return chain.then(() => ({ shown, updateMs: shown[0].cachedMs }));
+    "#
+    .replace("SETTINGS", &serde_json::to_string(&settings).unwrap());
+    let (state, mut report) = match drive(tab, "ch10-generate", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
+    use ch10_language_models::{decode, encode, generate, Recompute, Sampling};
+    let model =
+        ch10_language_models::char_model::trained::load_model(&dfdx::prelude::Cpu::default());
+    let mut rates = Vec::new();
+    for (k, &(n, temperature, top_k, seed, prompt)) in settings.iter().enumerate() {
+        let shown = &state["shown"][k];
+        let sampling = Sampling::Sample { temperature, top_k: (top_k > 0).then_some(top_k), seed };
+        let native = decode(&generate(
+            &model,
+            &encode(prompt).unwrap(),
+            n,
+            sampling,
+            Recompute::NewTokenOnly,
+        ));
+        if shown["text"].as_str() != Some(&native) {
+            report.problems.push(format!("{prompt:?}: wrote {}, native {native:?}", shown["text"]));
+        }
+        if shown["same"] != "true" {
+            report.problems.push(format!(
+                "{prompt:?}: with and without the cache the page wrote different texts"
+            ));
+        }
+        let per_second = |ms: &Value| n as f64 * 1000.0 / ms.as_f64().unwrap_or(f64::NAN);
+        rates.push(format!(
+            "{n} characters: {:.0}/s with the cache, {:.0}/s without",
+            per_second(&shown["cachedMs"]),
+            per_second(&shown["recomputeMs"])
+        ));
+    }
+    report.note = rates.join("; ");
     report
 }
 

@@ -7,6 +7,10 @@
 //! * [`ch01`]: the sentence's weightless attention, and the scaling experiment at any width.
 //! * [`ch04`]: the sinusoidal table and the similarity of positions, at any width.
 //! * [`ch06`]: a mask builder: padding, the causal mask, and what the fill does to an empty row.
+//! * [`ch07`]: the trained ViT classifies a drawn digit and shows each head's `[CLS]` attention.
+//! * [`ch09`]: the trained reverser answers typed digits, with its cross-attention.
+//! * [`ch10`]: the trained character model writes, with or without its KV cache.
+//! * [`weights`], [`text`]: trained weights from the bytes the page fetched; text as code points.
 //!
 //! The same functions run natively (this crate is also an `rlib`); the browser check
 //! (`tests/browser/widgets.rs`) drives each widget and compares what the page shows with the
@@ -16,3 +20,8 @@ pub mod abi;
 pub mod ch01;
 pub mod ch04;
 pub mod ch06;
+pub mod ch07;
+pub mod ch09;
+pub mod ch10;
+pub mod text;
+pub mod weights;

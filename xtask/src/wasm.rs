@@ -1,5 +1,5 @@
 //! `cargo xtask wasm`: the chapters' code for the book's live widgets, compiled to WebAssembly
-//! (the `web/` crate, `wasm32-unknown-unknown`, release) and copied to `book/src/web/`, from where
+//! (the `web/` crate, `wasm32-unknown-unknown`, the `wasm` profile of the workspace's `Cargo.toml`) and copied to `book/src/web/`, from where
 //! the book's build publishes it beside the pages. `book` and `serve` run it first.
 //!
 //! Two toolchains can build it:
@@ -24,6 +24,13 @@ const DEBIAN_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
 const WASM_LD: &str = "/usr/bin/wasm-ld";
 /// Where the page's scripts load the module from.
 pub const PUBLISHED: &str = "book/src/web/attention_web.wasm";
+/// The committed weights the widgets of chapters 7, 9 and 10 fetch, published beside the module
+/// under the same file names (the pages fetch them by those names).
+pub const WEIGHTS: [&str; 3] = [
+    "chapters/07-vit/weights/digits_vit.safetensors",
+    "chapters/09-capstone/weights/reverser.safetensors",
+    "chapters/10-language-models/weights/char_model.safetensors",
+];
 
 /// Builds the module and copies it to [`PUBLISHED`] (only when it changed, so that a running
 /// `serve` rebuilds once). Returns its path.
@@ -32,13 +39,13 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
     let mut cargo = if rustup_has_target() {
         println!("wasm: rustup's toolchain has {TARGET}");
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        c.args(["build", "--release", "--target", TARGET]);
+        c.args(["build", "--profile", "wasm", "--target", TARGET]);
         c
     } else {
         debian_toolchain()?;
         println!("wasm: Debian's rustc-web, building the standard library for {TARGET}");
         let mut c = Command::new(DEBIAN_CARGO);
-        c.args(["build", "--release", "--target", TARGET, "-Zbuild-std=std,panic_abort"])
+        c.args(["build", "--profile", "wasm", "--target", TARGET, "-Zbuild-std=std,panic_abort"])
             .env("RUSTC_BOOTSTRAP", "1")
             .env("RUSTC", DEBIAN_RUSTC)
             .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER", WASM_LD)
@@ -54,15 +61,28 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
     if !status.success() {
         bail!("the wasm build failed ({status})");
     }
-    let built = target_dir.join(TARGET).join("release/attention_web.wasm");
+    let built = target_dir.join(TARGET).join("wasm/attention_web.wasm");
     let published = root.join(PUBLISHED);
-    let bytes = std::fs::read(&built).with_context(|| format!("{}", built.display()))?;
-    if std::fs::read(&published).ok().as_deref() != Some(&bytes[..]) {
-        std::fs::create_dir_all(published.parent().expect("a folder"))?;
-        std::fs::write(&published, &bytes).with_context(|| format!("{}", published.display()))?;
+    let bytes = publish(&built, &published)?;
+    println!("wasm: {PUBLISHED} ({} KiB)", bytes / 1024);
+    for weights in WEIGHTS {
+        let from = root.join(weights);
+        let name = from.file_name().expect("a file name");
+        let bytes = publish(&from, &published.with_file_name(name))?;
+        println!("wasm: {weights} published beside it ({} KiB)", bytes / 1024);
     }
-    println!("wasm: {PUBLISHED} ({} KiB)", bytes.len() / 1024);
     Ok(published)
+}
+
+/// Copies `from` to `to` unless `to` already holds the same bytes (so that a running `serve`
+/// rebuilds once); returns the size.
+fn publish(from: &Path, to: &Path) -> Result<usize> {
+    let bytes = std::fs::read(from).with_context(|| format!("{}", from.display()))?;
+    if std::fs::read(to).ok().as_deref() != Some(&bytes[..]) {
+        std::fs::create_dir_all(to.parent().expect("a folder"))?;
+        std::fs::write(to, &bytes).with_context(|| format!("{}", to.display()))?;
+    }
+    Ok(bytes.len())
 }
 
 /// Whether the `rustc` on the path has the wasm target's standard library (rustup's, after

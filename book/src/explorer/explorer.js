@@ -155,6 +155,7 @@
           title: rowTitle + ' \u2190 input ' + (c + 1) + ' (' + ex.input[c] + '): ' + w.toFixed(3),
           class: c === mirror ? 'mirror' : '',
         });
+        td.dataset.value = String(w);
         td.style.backgroundColor = 'rgba(37, 99, 235, ' + Math.min(1, Math.max(0, w)).toFixed(3) + ')';
         if (w > 0.6) {
           td.classList.add('dark');
@@ -171,6 +172,20 @@
   }
 
   [sequenceSelect, layerSelect, headSelect, numbers].forEach((s) => s.addEventListener('change', draw));
+
+  // A sequence answered live in the page (chapter 9's widget, `web/ch09.js`): it joins the list
+  // as "typed here", replacing the previous one, and is shown.
+  const typed = el('optgroup', { label: 'typed here (computed in the page)' });
+  root.addEventListener('explorer-example', (event) => {
+    const ex = event.detail;
+    data.examples = data.examples.filter((e) => !e.typed);
+    data.examples.push(Object.assign({ typed: true }, ex));
+    typed.replaceChildren(option(data.examples.length - 1,
+      'yours: ' + ex.input.join(' ') + '  ' + (ex.correct ? '\u2713' : '\u2717 wrong')));
+    if (!typed.parentNode) sequenceSelect.appendChild(typed);
+    sequenceSelect.value = String(data.examples.length - 1);
+    draw();
+  });
   // start on a mid-length sequence: long enough to show the pattern, short enough to read
   sequenceSelect.value = String(Math.max(0, data.examples.findIndex((ex) => ex.input.length === 6)));
   draw();
