@@ -206,8 +206,6 @@ fn real_book_renders_offline() {
     assert!(pages.len() >= 3, "the book has pages: {}", pages.len());
     let mut failures = Vec::new();
     // mdBook fingerprints the file names: theme/mermaid/mermaid-<hash>.min.js
-    let bundled_mermaid =
-        Regex::new(r#"<script src="theme/mermaid/mermaid(-[0-9a-f]+)?\.min\.js">"#).unwrap();
     let mut math_pages = 0;
     let mut mermaid_pages = 0;
     for page in &pages {
@@ -243,8 +241,8 @@ fn real_book_renders_offline() {
         if !html.contains("katex/katex.min.css") {
             failures.push(format!("{name}: does not link the bundled KaTeX stylesheet"));
         }
-        if !bundled_mermaid.is_match(&html) || !html.contains("theme/mermaid/mermaid-init") {
-            failures.push(format!("{name}: does not load the bundled mermaid scripts"));
+        if !html.contains("theme/mermaid/mermaid-init") {
+            failures.push(format!("{name}: does not load the bundled mermaid loader"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -257,6 +255,8 @@ fn real_book_renders_offline() {
     assert!(out.join("katex/katex.min.css").is_file());
     assert!(out.join("katex/fonts/KaTeX_Main-Regular.woff2").is_file());
     assert!(out.join("index.html").is_file());
+    // the loader fetches mermaid from the book itself (the browser check sees the diagrams drawn)
+    assert!(out.join("mermaid/mermaid.min.js").is_file());
     assert!(
         fs::read_dir(&out)
             .unwrap()

@@ -17,7 +17,25 @@
     }
 
     const theme = lastThemeWasLight ? 'default' : 'dark';
-    mermaid.initialize({ startOnLoad: true, theme });
+
+    // Changed for this book: mermaid (2.6 MB, `src/mermaid/mermaid.min.js`) is fetched only by the
+    // pages that hold a diagram, and drawn once it has loaded.
+    const draw = () => {
+        if (!document.querySelector('pre.mermaid')) return;
+        const root = typeof path_to_root === 'string' ? path_to_root : '';
+        const script = document.createElement('script');
+        script.src = root + 'mermaid/mermaid.min.js';
+        script.onload = () => {
+            mermaid.initialize({ startOnLoad: false, theme });
+            mermaid.run({ querySelector: 'pre.mermaid' });
+        };
+        document.head.appendChild(script);
+    };
+    if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', draw);
+    } else {
+        draw();
+    }
 
     // Simplest way to make mermaid re-render the diagrams in the new theme is via refreshing the page
 
