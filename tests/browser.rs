@@ -379,7 +379,12 @@ fn every_page_renders_offline_in_chromium() {
 /// update, and the largest difference from native.
 fn widget_table(measured: &[(String, (u64, u64), Vec<WidgetReport>)]) -> String {
     let kib = |b: u64| format!("{:.0} KiB", b as f64 / 1024.0);
-    let mut out = String::from(
+    let mut out = format!(
+        "Measured by `browser::every_page_renders_offline_in_chromium` on {}, headless chromium, \
+         the book served from 127.0.0.1.\n\n",
+        support::machine::describe()
+    );
+    out.push_str(
         "| page | page bytes | widgets' bytes | widget | first result | one update | largest difference from native | also measured |\n|---|---:|---:|---|---:|---:|---:|---|\n",
     );
     for (page, (all, widgets), reports) in measured {

@@ -18,6 +18,7 @@
 //! * `readme`: example names are unique across chapters.
 //! * `unsafe_code`: `unsafe` only in the vector modules (chapter 8's fast kernel, chapter 11's
 //!   decode path).
+//! * `widgets_measured`: the committed measurements of the live widgets cover every widget.
 //! * `wording`: the book stands on its own.
 //! * `worked_examples`: the book names every worked-example test, and every test it names exists.
 
@@ -32,5 +33,6 @@ mod notebooks;
 mod outputs_current;
 mod readme;
 mod unsafe_code;
+mod widgets_measured;
 mod wording;
 mod worked_examples;
