@@ -26,8 +26,8 @@ mod widgets;
 
 use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};
 use screenshot::screenshots;
-use widgets::WidgetReport;
 use widgets::{check_widgets, emulate_phone, page_bytes, widget_screenshots, widgets_on};
+use widgets::{PageBytes, WidgetReport};
 
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("CHROME") {
@@ -327,7 +327,7 @@ fn every_page_renders_offline_in_chromium() {
             }
         }
         if !reports.is_empty() {
-            measured.push((name.clone(), page_bytes(&tab), reports));
+            measured.push((name.clone(), page_bytes(&tab, &base, &out), reports));
         }
 
         let width = info["width"].as_f64().unwrap_or(1280.0).max(1.0);
@@ -375,24 +375,27 @@ fn every_page_renders_offline_in_chromium() {
 }
 
 /// What the widget checks measured, as a markdown table: per page the bytes fetched (all, and the
-/// widgets' share), per widget the time to its first result after the page started loading, one
-/// update, and the largest difference from native.
-fn widget_table(measured: &[(String, (u64, u64), Vec<WidgetReport>)]) -> String {
-    let kib = |b: u64| format!("{:.0} KiB", b as f64 / 1024.0);
+/// widgets' share; as served here, and gzip-compressed), per widget the time to its first result
+/// after the page started loading, one update, and the largest difference from native.
+fn widget_table(measured: &[(String, PageBytes, Vec<WidgetReport>)]) -> String {
+    let mb = |b: u64| format!("{:.2} MB", b as f64 / 1e6);
     let mut out = format!(
         "Measured by `browser::every_page_renders_offline_in_chromium` on {}, headless chromium, \
-         the book served from 127.0.0.1.\n\n",
+         the book served from 127.0.0.1 uncompressed; \"gzip\" is what a server compressing \
+         with gzip would send.\n\n",
         support::machine::describe()
     );
     out.push_str(
-        "| page | page bytes | widgets' bytes | widget | first result | one update | largest difference from native | also measured |\n|---|---:|---:|---|---:|---:|---:|---|\n",
+        "| page | page bytes | gzip | widgets' bytes | gzip | widget | first result | one update | largest difference from native | also measured |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n",
     );
-    for (page, (all, widgets), reports) in measured {
+    for (page, bytes, reports) in measured {
         for r in reports {
             out += &format!(
-                "| {page} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} | {} |\n",
-                kib(*all),
-                kib(*widgets),
+                "| {page} | {} | {} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} | {} |\n",
+                mb(bytes.all),
+                mb(bytes.all_gzip),
+                mb(bytes.widgets),
+                mb(bytes.widgets_gzip),
                 r.widget,
                 r.first_result_ms,
                 r.update_ms,

@@ -7,6 +7,8 @@ use std::fs;
 use workspace_tools::workspace_root;
 
 const MEASURED: &str = "web/measured/widgets.md";
+/// The column naming the widget: after the page and its four sizes.
+const WIDGET: usize = 5;
 
 /// The widgets the book's pages hold: every `data-widget="..."` in `book/src/*.md`.
 fn widgets_in_book() -> BTreeSet<String> {
@@ -37,14 +39,19 @@ fn the_committed_widget_table_covers_every_widget() {
         .filter(|l| l.starts_with("| ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_digit))
         .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
         .collect();
-    let measured: BTreeSet<String> = rows.iter().map(|r| r[3].to_string()).collect();
+    let measured: BTreeSet<String> = rows.iter().map(|r| r[WIDGET].to_string()).collect();
     assert_eq!(measured, widgets_in_book(), "{MEASURED} against the book's widgets");
     for row in &rows {
-        let difference: f32 = row[6].parse().unwrap_or(f32::NAN);
-        assert!(difference <= 1e-5, "{}: largest difference {}", row[3], row[6]);
-        for (column, value) in [(4, row[4]), (5, row[5])] {
+        let name = row[WIDGET];
+        let difference: f32 = row[WIDGET + 3].parse().unwrap_or(f32::NAN);
+        assert!(difference <= 1e-5, "{name}: largest difference {}", row[WIDGET + 3]);
+        for value in &row[WIDGET + 1..WIDGET + 3] {
             let ms: f64 = value.trim_end_matches(" ms").parse().unwrap_or(f64::NAN);
-            assert!(ms.is_finite() && ms > 0.0, "{}: column {column} is {value}", row[3]);
+            assert!(ms.is_finite() && ms > 0.0, "{name}: a time is {value}");
+        }
+        for value in &row[1..WIDGET] {
+            let mb: f64 = value.trim_end_matches(" MB").parse().unwrap_or(f64::NAN);
+            assert!(mb.is_finite() && mb > 0.0, "{name}: a size is {value}");
         }
     }
     let contributing = fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap();

@@ -6,6 +6,7 @@
 use headless_chrome::protocol::cdp::{Emulation, Page};
 use headless_chrome::Tab;
 use serde_json::Value;
+use std::path::Path;
 
 use super::eval_json;
 use super::screenshot::screenshot;
@@ -28,9 +29,11 @@ pub struct WidgetReport {
 pub fn check_widgets(tab: &Tab, page: &str) -> Vec<WidgetReport> {
     match page {
         "01-attention" => vec![ch01_sentence(tab), ch01_scaling(tab)],
+        "02-qkv" => vec![ch02_bank_loan(tab)],
         "04-positions" => vec![ch04_encoding(tab)],
         "06-masks" => vec![ch06_masks(tab)],
         "07-vit" => vec![ch07_draw(tab)],
+        "08-efficient" => vec![ch08_patterns(tab)],
         "09-capstone" => vec![ch09_reverser(tab)],
         "10-language-models" => vec![ch10_generate(tab)],
         _ => Vec::new(),
@@ -47,21 +50,50 @@ pub fn widgets_on(tab: &Tab) -> Value {
     )
 }
 
-/// Bytes the page fetched (its body sizes): everything, and the widgets' share (the module, the
-/// chapter scripts, the loader and its styles).
-pub fn page_bytes(tab: &Tab) -> (u64, u64) {
-    let v = eval_json(
+/// Bytes one page fetched: as served here (uncompressed), and as a server that compresses them
+/// with gzip (level 6, as most do) would send them; everything, and the widgets' share (the
+/// module, the weights, the chapter scripts, the loader and its styles).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageBytes {
+    pub all: u64,
+    pub widgets: u64,
+    pub all_gzip: u64,
+    pub widgets_gzip: u64,
+}
+
+/// What the page fetched from `base` (the book in `out`), in [`PageBytes`].
+pub fn page_bytes(tab: &Tab, base: &str, out: &Path) -> PageBytes {
+    let entries = eval_json(
         tab,
-        r#"JSON.stringify((() => {
-            const entries = [...performance.getEntriesByType('navigation'),
-                             ...performance.getEntriesByType('resource')];
-            const size = e => e.encodedBodySize || 0;
-            const widget = e => /\/web\/|widgets-[0-9a-f]+\.(js|css)$/.test(e.name);
-            return { all: entries.reduce((s, e) => s + size(e), 0),
-                     widgets: entries.filter(widget).reduce((s, e) => s + size(e), 0) };
-        })())"#,
+        r#"JSON.stringify([...performance.getEntriesByType('navigation'),
+                           ...performance.getEntriesByType('resource')]
+            .map(e => ({ name: e.name, size: e.encodedBodySize || 0 })))"#,
     );
-    (v["all"].as_u64().unwrap_or(0), v["widgets"].as_u64().unwrap_or(0))
+    let widget = regex::Regex::new(r"/web/|widgets-[0-9a-f]+\.(js|css)$").unwrap();
+    let mut bytes = PageBytes::default();
+    for e in entries.as_array().into_iter().flatten() {
+        let name = e["name"].as_str().unwrap_or("");
+        let size = e["size"].as_u64().unwrap_or(0);
+        let path = name.strip_prefix(base).unwrap_or("").split(['?', '#']).next().unwrap_or("");
+        let file =
+            out.join(if path.is_empty() || path.ends_with('/') { "index.html" } else { path });
+        let gzip = std::fs::read(&file).map_or(size, |data| gzip_size(&data));
+        bytes.all += size;
+        bytes.all_gzip += gzip;
+        if widget.is_match(name) {
+            bytes.widgets += size;
+            bytes.widgets_gzip += gzip;
+        }
+    }
+    bytes
+}
+
+/// The size of `data` compressed by gzip at its default level.
+fn gzip_size(data: &[u8]) -> u64 {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(data).expect("writing to memory");
+    encoder.finish().expect("writing to memory").len() as u64
 }
 
 fn numbers(v: &Value) -> Vec<f32> {
@@ -210,6 +242,41 @@ fn ch01_scaling(tab: &Tab) -> WidgetReport {
     report
 }
 
+/// Chapter 2's bank loan: the chapter's matrices as the page loads, then `W_K` made the identity
+/// and an embedding changed, then the reset.
+fn ch02_bank_loan(tab: &Tab) -> WidgetReport {
+    let mut edited = attention_web::ch02::chapter();
+    edited[8..12].copy_from_slice(&[1.0, 0.0, 0.0, 1.0]); // W_K = I
+    edited[2] = -0.3; // "loan"'s first component
+    let js = r#"
+        const read = () => Array.from(el.querySelectorAll('table.widget-matrix:not(.widget-inputs) td'))
+            .map(td => Number(td.dataset.value));
+        const loaded = read();
+        const inputs = Array.from(el.querySelectorAll('input'));
+        EDITED.forEach((x, k) => { inputs[k].value = String(x); });
+        const start = performance.now();
+        inputs[0].dispatchEvent(new Event('input'));
+        const updateMs = performance.now() - start;
+        const edited = read();
+        el.querySelector('button').click();
+        return { loaded, edited, restored: read(), inputs: inputs.length, updateMs };
+    "#
+    .replace("EDITED", &serde_json::to_string(&edited).unwrap());
+    let (state, mut report) = match drive(tab, "ch02-bank-loan", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
+    let native = |values: &[f32]| attention_web::ch02::bank_loan(values).expect("valid matrices");
+    let chapter = native(&attention_web::ch02::chapter());
+    compare(&mut report, "the chapter's matrices", &numbers(&state["loaded"]), &chapter);
+    compare(&mut report, "W_K = I, loan changed", &numbers(&state["edited"]), &native(&edited));
+    compare(&mut report, "after reset", &numbers(&state["restored"]), &chapter);
+    if state["inputs"] != attention_web::ch02::INPUTS {
+        report.problems.push(format!("{} inputs, the example has 16 numbers", state["inputs"]));
+    }
+    report
+}
+
 /// Chapter 4's table at three settings of width, position and dimension.
 fn ch04_encoding(tab: &Tab) -> WidgetReport {
     let settings = [(64usize, 10usize, 0usize), (16, 0, 3), (128, 49, 100)];
@@ -295,7 +362,7 @@ fn ch06_masks(tab: &Tab) -> WidgetReport {
     for (k, values) in settings.iter().enumerate() {
         let shown = &state["shown"][k];
         let native = attention_web::ch06::mask_builder(values).expect("valid settings");
-        let (mask, weights) = native.split_at(n * n);
+        let (mask, weights) = native[n..].split_at(n * n);
         if numbers(&shown["mask"]) != mask {
             report.problems.push(format!("settings {values:?}: the mask differs from native"));
         }
@@ -406,6 +473,86 @@ fn ch07_draw(tab: &Tab) -> WidgetReport {
             .problems
             .push(format!("the stroke turned on pixels {on:?}, not column 4 of rows 1 to 6"));
     }
+    report
+}
+
+/// Chapter 8's patterns: four patterns and lengths, each mask (read from the canvas' pixels) and
+/// count exact and both kernels' outputs within the tolerance; then a BigBird that cannot be
+/// drawn, whose message is the chapter's.
+fn ch08_patterns(tab: &Tab) -> WidgetReport {
+    // kind, n, w, block, window blocks, global, random, seed
+    let settings = [
+        [4.0f32, 256.0, 8.0, 16.0, 1.0, 1.0, 2.0, 0.0],
+        [2.0, 512.0, 8.0, 16.0, 1.0, 1.0, 2.0, 0.0],
+        [3.0, 128.0, 5.0, 16.0, 1.0, 1.0, 2.0, 0.0],
+        [1.0, 64.0, 8.0, 16.0, 1.0, 1.0, 2.0, 0.0],
+        [4.0, 1024.0, 8.0, 64.0, 2.0, 1.0, 3.0, 7.0],
+    ];
+    let impossible = [4.0f32, 64.0, 8.0, 32.0, 1.0, 1.0, 3.0, 0.0];
+    let js = r#"
+        const [kind, n, block] = el.querySelectorAll('select');
+        const [w, windowBlocks, global, random, seed] = el.querySelectorAll('input');
+        const canvas = el.querySelector('canvas');
+        const [counts, cost] = el.querySelectorAll('.widget-stats');
+        const set = (values) => {
+            [kind.value, n.value, w.value, block.value, windowBlocks.value, global.value, random.value, seed.value] =
+                values.map(String);
+            const start = performance.now();
+            kind.dispatchEvent(new Event('input'));
+            return performance.now() - start;
+        };
+        let updateMs = 0;
+        const shown = SETTINGS.map((values) => {
+            updateMs = Math.max(updateMs, set(values));
+            const size = values[1];
+            const pixels = canvas.getContext('2d').getImageData(0, 0, size, size).data;
+            const mask = [];
+            for (let k = 0; k < size * size; k++) mask.push(pixels[k * 4] === 37 ? 1 : 0);
+            el.querySelector('button').click();
+            return { kept: Number(counts.dataset.kept), mask, dense: JSON.parse(cost.dataset.dense),
+                     sparse: JSON.parse(cost.dataset.sparse), denseMs: Number(cost.dataset.denseMs),
+                     sparseMs: Number(cost.dataset.sparseMs) };
+        });
+        set(IMPOSSIBLE);
+        const error = el.querySelector('.widget-error').textContent;
+        set(SETTINGS[0]); // the chapter's BigBird, for the screenshots
+        return { shown, error, updateMs };
+    "#
+    .replace("SETTINGS", &serde_json::to_string(&settings).unwrap())
+    .replace("IMPOSSIBLE", &serde_json::to_string(&impossible).unwrap());
+    let (state, mut report) = match drive(tab, "ch08-patterns", &js) {
+        Ok(driven) => driven,
+        Err(report) => return report,
+    };
+    let mut times = Vec::new();
+    for (k, values) in settings.iter().enumerate() {
+        let shown = &state["shown"][k];
+        let mask = attention_web::ch08::mask(values).expect("a valid pattern");
+        if numbers(&shown["mask"]) != mask {
+            report.problems.push(format!("{values:?}: the drawn mask differs from native"));
+        }
+        let kept = mask.iter().sum::<f32>();
+        if shown["kept"].as_f64() != Some(f64::from(kept)) {
+            report
+                .problems
+                .push(format!("{values:?}: counts {} kept, native {kept}", shown["kept"]));
+        }
+        for (sparse, name) in [(false, "dense"), (true, "sparse")] {
+            let native = attention_web::ch08::attend(values, sparse).expect("a valid pattern");
+            compare(&mut report, &format!("{values:?}: {name}"), &numbers(&shown[name]), &native);
+        }
+        times.push(format!(
+            "n = {}: dense {} ms, sparse {} ms",
+            values[1], shown["denseMs"], shown["sparseMs"]
+        ));
+    }
+    let expected = attention_web::ch08::mask(&impossible).expect_err("too many random blocks");
+    if state["error"].as_str() != Some(&expected) {
+        report
+            .problems
+            .push(format!("{impossible:?}: shows {}, native {expected:?}", state["error"]));
+    }
+    report.note = times.join("; ");
     report
 }
 

@@ -113,10 +113,10 @@ pub extern "C" fn ch01_sentence() -> u32 {
     call(crate::ch01::sentence)
 }
 
-/// The chapter's sentence, [`ch01_attention::weightless::EMBEDDINGS`], as the editor's starting values.
+/// [`crate::ch01::embeddings`], the editor's starting values.
 #[no_mangle]
 pub extern "C" fn ch01_embeddings() -> u32 {
-    call(|_| Ok(ch01_attention::weightless::EMBEDDINGS.concat()))
+    call(|_| Ok(crate::ch01::embeddings()))
 }
 
 /// [`crate::ch01::SCALING_WIDTHS`], the scaling slider's stops.
@@ -129,6 +129,18 @@ pub extern "C" fn ch01_scaling_widths() -> u32 {
 #[no_mangle]
 pub extern "C" fn ch01_scaling(d_k: usize) -> u32 {
     call(|_| crate::ch01::scaling(d_k))
+}
+
+/// [`crate::ch02::bank_loan`]: the input is the example's 16 numbers.
+#[no_mangle]
+pub extern "C" fn ch02_bank_loan() -> u32 {
+    call(crate::ch02::bank_loan)
+}
+
+/// [`crate::ch02::chapter`], the editor's starting values.
+#[no_mangle]
+pub extern "C" fn ch02_chapter() -> u32 {
+    call(|_| Ok(crate::ch02::chapter()))
 }
 
 /// [`crate::ch04::encoding`] of width `d_model`, with position `p`'s similarities.
@@ -165,6 +177,18 @@ pub extern "C" fn ch07_classify() -> u32 {
 #[no_mangle]
 pub extern "C" fn ch07_examples() -> u32 {
     call(|_| Ok(ch07::test_examples()))
+}
+
+/// [`crate::ch08::mask`]: the input is the pattern's 8 numbers.
+#[no_mangle]
+pub extern "C" fn ch08_mask() -> u32 {
+    call(crate::ch08::mask)
+}
+
+/// [`crate::ch08::attend`] by `sparse_head` (`sparse` 1) or the dense form (0).
+#[no_mangle]
+pub extern "C" fn ch08_attend(sparse: u32) -> u32 {
+    call(|values| crate::ch08::attend(values, sparse != 0))
 }
 
 /// Chapter 9's trained reverser from the byte buffer ([`ch09::Answerer::from_bytes`]).

@@ -23,6 +23,11 @@ pub fn sentence(tokens: &[f32]) -> Result<Vec<f32>, String> {
     Ok([att.scores.as_vec(), att.weights.as_vec(), att.context.as_vec()].concat())
 }
 
+/// The chapter's sentence, "The cat sat down", [`WIDTH`] numbers per word: the editor's start.
+pub fn embeddings() -> Vec<f32> {
+    ch01_attention::weightless::EMBEDDINGS.concat()
+}
+
 /// The widths the scaling slider offers (the chapter's figure uses 512).
 pub const SCALING_WIDTHS: [usize; 6] = [2, 8, 32, 128, 512, 2048];
 /// Queries and keys of the experiment, and its seed: those of the chapter's figure.

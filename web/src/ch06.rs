@@ -54,8 +54,8 @@ impl Settings {
     }
 }
 
-/// The mask (`LEN × LEN`, 1 = may attend) followed by the weights (`LEN × LEN`; `NaN` where an
-/// additive mask leaves a row nothing to attend to).
+/// The token ids ([`Settings::ids`], [`LEN`] of them), the mask (`LEN × LEN`, 1 = may attend) and
+/// the weights (`LEN × LEN`; `NaN` where an additive mask leaves a row nothing to attend to).
 pub fn mask_builder(values: &[f32]) -> Result<Vec<f32>, String> {
     let s = Settings::from_numbers(values)?;
     let dev = Cpu::default();
@@ -74,8 +74,9 @@ pub fn mask_builder(values: &[f32]) -> Result<Vec<f32>, String> {
     } else {
         scaled_dot_product_attention(q, k.clone(), k, Some(&mask)).1.as_vec()
     };
+    let ids = s.ids().map(|id| id as f32);
     let allowed = rows01_of(&mask, 0, 0).concat().into_iter().map(f32::from);
-    Ok(allowed.chain(weights).collect())
+    Ok(ids.into_iter().chain(allowed).chain(weights).collect())
 }
 
 #[cfg(test)]
@@ -94,12 +95,15 @@ mod tests {
     fn left_padding_under_the_causal_mask_gives_uniform_rows_or_nan() {
         // the chapter's example: two PAD queries on the left see no key
         let fill = mask_builder(&[4.0, 1.0, 1.0, 0.0]).unwrap();
-        let (mask, weights) = fill.split_at(LEN * LEN);
+        let (ids, rest) = fill.split_at(LEN);
+        assert_eq!(ids, [PAD, PAD, 1, 2, 3, 4].map(|id| id as f32));
+        let (mask, weights) = rest.split_at(LEN * LEN);
         assert_eq!(&mask[..LEN], &[0.0; LEN]);
         assert!(weights[..LEN].iter().all(|&w| (w - 1.0 / 6.0).abs() < 1e-6));
         let inf = mask_builder(&[4.0, 1.0, 1.0, 1.0]).unwrap();
-        assert!(inf[LEN * LEN..][..LEN].iter().all(|w| w.is_nan()));
-        assert_eq!(&inf[LEN * LEN..][2 * LEN..], &fill[LEN * LEN..][2 * LEN..]);
+        let weights_of = |out: &[f32]| out[LEN + LEN * LEN..].to_vec();
+        assert!(weights_of(&inf)[..LEN].iter().all(|w| w.is_nan()));
+        assert_eq!(weights_of(&inf)[2 * LEN..], weights_of(&fill)[2 * LEN..]);
     }
 
     #[test]

@@ -14,12 +14,13 @@ export function mount(el, wasm, timed) {
   const table = h("canvas", { class: "widget-canvas", width: "640", height: "250" });
   const dots = h("canvas", { class: "widget-canvas", width: "640", height: "160" });
   const row = h("div", { class: "widget-stats" });
+  const caption = h("div", { class: "widget-caption" });
   el.append(
     h("div", { class: "widget-row" },
       h("label", {}, "d_model ", width),
       h("label", {}, "position ", pLabel, " ", position),
       h("label", {}, "dimension ", iLabel, " ", dimension)),
-    h("div", { class: "widget-caption" }, "PE(position, dimension), 50 positions (rows) × d_model (columns); −1 blue, +1 red"),
+    caption,
     table, value,
     h("div", { class: "widget-caption" }, "PE(p)·PE(q) for every position q (the marked one is p)"),
     dots, row);
@@ -33,7 +34,10 @@ export function mount(el, wasm, timed) {
     pLabel.textContent = String(p);
     iLabel.textContent = String(i);
     const out = wasm.call("ch04_encoding", null, d, p);
-    const n = 50, pe = out.subarray(0, n * d), sims = out.subarray(n * d);
+    // the table's positions (web/src/ch04.rs): n rows of d, then n dot products
+    const n = out.length / (d + 1), pe = out.subarray(0, n * d), sims = out.subarray(n * d);
+    position.max = String(n - 1);
+    caption.textContent = `PE(position, dimension), ${n} positions (rows) × d_model (columns); −1 blue, +1 red`;
     drawTable(table, pe, n, d, p, i);
     drawDots(dots, sims, p, d / 2);
     value.textContent = `PE(${p}, ${i}) = ${pe[p * d + i].toFixed(4)}`;

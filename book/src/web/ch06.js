@@ -28,14 +28,11 @@ export function mount(el, wasm, timed) {
     realLabel.textContent = real.value;
     const r = wasm.call("ch06_mask_builder", settings);
     const n = 6;
-    const pads = n - settings[0];
-    const tokens = Array.from({ length: n }, (_, i) => {
-      const k = settings[1] ? i - pads : i;
-      return k >= 0 && k < settings[0] ? `t${k + 1}` : "PAD";
-    });
+    // the chapter's ids: 1, 2, ... for the real tokens, 0 (PAD) for the padding
+    const tokens = Array.from(r.subarray(0, n), (id) => (id === 0 ? "PAD" : `t${id}`));
     ids.textContent = "sequence: " + tokens.join(" ");
     const labels = tokens.map((t, i) => `${i}:${t}`);
-    const mask = r.subarray(0, n * n), weights = r.subarray(n * n);
+    const mask = r.subarray(n, n + n * n), weights = r.subarray(n + n * n);
     const maskTable = matrix("mask, 1 = may attend (rows: queries)", mask, labels, labels.map((_, i) => String(i)));
     maskTable.querySelectorAll("td").forEach((td) => (td.textContent = td.dataset.value));
     out.replaceChildren(maskTable,
