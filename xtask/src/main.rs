@@ -7,6 +7,7 @@
 //! | `wasm` | the chapters' code for the book's live widgets, compiled to WebAssembly | [`wasm`] |
 //! | `figures` | regenerate `book/src/figures/` from every chapter's `chNN-figures` example | [`generate`] |
 //! | `outputs` | regenerate every `chapters/*/outputs/*.txt` by running its example | [`generate`] |
+//! | `diagrams` | draw the book's mermaid diagrams into `book/src/diagrams/` (headless chromium) | [`diagrams`] |
 //! | `explorer` | regenerate `book/src/explorer/reversal.json`, chapter 9's attention explorer | [`explorer`] |
 //! | `check` | the edit loop: format, clippy, book sources (under a minute warm) | [`check`] |
 //! | `setup` | install the notebook and browser tools (idempotent) | [`setup`] |
@@ -19,6 +20,7 @@
 
 mod bench;
 mod check;
+mod diagrams;
 mod explorer;
 mod generate;
 mod gpu_kit;
@@ -38,6 +40,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   wasm               compile the book's live widgets (web/) to WebAssembly
   figures            regenerate the book's figures from the chapter crates
   outputs            regenerate the printed outputs the book includes
+  diagrams           draw the book's mermaid diagrams into book/src/diagrams/
   explorer           regenerate the data of chapter 9's attention explorer
   check              format, clippy and book source checks (the edit loop)
   setup              install Jupyter, the evcxr kernel and chromium
@@ -89,6 +92,7 @@ fn dispatch(args: &[String]) -> Result<()> {
         }
         Some("figures") => generate::figures(&root),
         Some("outputs") => generate::outputs(&root),
+        Some("diagrams") => diagrams::diagrams(&root),
         Some("explorer") => explorer::explorer(&root),
         Some("check") => check::check(&root),
         Some("setup") => setup::setup(),

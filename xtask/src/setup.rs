@@ -9,7 +9,7 @@ pub fn setup() -> Result<()> {
     lint_tools()?;
     jupyter()?;
     evcxr()?;
-    chromium()
+    chromium().map(drop)
 }
 
 /// rustfmt and clippy come with rustup's default profile; say how to add them if not.
@@ -66,14 +66,16 @@ fn evcxr() -> Result<()> {
     }
 }
 
-fn chromium() -> Result<()> {
+/// Chromium (`CHROME`, else Debian's), installed with apt-get when missing; returns its path.
+pub fn chromium() -> Result<String> {
     let chromium = std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into());
     if Path::new(&chromium).exists() {
         println!("setup: {chromium} (already there)");
-        return Ok(());
+        return Ok(chromium);
     }
-    println!("setup: installing Debian's chromium for the browser check");
+    println!("setup: installing Debian's chromium for the browser check and the diagrams");
     apt_install(&["chromium", "fonts-dejavu-core"]).with_context(|| {
         format!("{chromium} is missing: install Chromium and set CHROME to its path")
-    })
+    })?;
+    Ok(chromium)
 }

@@ -5,9 +5,9 @@
 //!   (and anchor), every ```` ```rust ```` block only includes compiled code, images and local
 //!   links resolve, and every formula renders with KaTeX.
 //! * [`build`] renders `book/` into `book/build/`: math is turned into HTML at build time by
-//!   KaTeX (`mdbook-katex`), ```` ```mermaid ```` blocks become `<pre class="mermaid">` drawn by the
-//!   mermaid.js shipped with the book (`mdbook-mermaid`). Nothing is loaded from a CDN, which
-//!   [`check_output`] verifies on the rendered HTML.
+//!   KaTeX (`mdbook-katex`), ```` ```mermaid ```` blocks become the drawings committed in
+//!   `book/src/diagrams/` (drawn by `cargo xtask diagrams`, see [`diagrams`]), so no page runs
+//!   mermaid.js. Nothing is loaded from a CDN, which [`check_output`] verifies on the rendered HTML.
 //! * [`serve`] / [`serve_in_background`] serve the rendered book over HTTP.
 //!
 //! All paths taken by the public functions are the workspace root (the folder holding `book/`),
@@ -23,8 +23,11 @@
 //! * `problem`: the [`Problem`] the checks report, and how they are listed and located.
 //! * `scan`: what a page and `SUMMARY.md` hold, read without judging ([`math_spans`], the
 //!   mermaid diagrams, the chapter links); `sources` and `structure` both build on it.
+//! * [`diagrams`]: the diagrams' sources, the names of their drawings, and the drawings put in
+//!   place of the blocks.
 //! * `url`, `walk`: small helpers shared by the modules above (URLs, directory walking).
 
+pub mod diagrams;
 mod output;
 mod problem;
 mod render;

@@ -1,12 +1,12 @@
-//! Renders the book with mdBook, run in-process with the KaTeX and mermaid preprocessors and one
-//! of its own that dedents included listings.
+//! Renders the book with mdBook, run in-process with the KaTeX preprocessor and two of its own:
+//! one puts the diagrams' drawings in place of their ```` ```mermaid ```` blocks, one dedents
+//! included listings.
 
 use crate::problem::report;
 use crate::{book_dir, check_output, check_sources};
 use anyhow::{bail, Context, Result};
 use mdbook_driver::MDBook;
 use mdbook_katex::preprocess::KatexProcessor;
-use mdbook_mermaid::Mermaid;
 use std::path::{Path, PathBuf};
 
 /// Builds the book in `<root>/book` into `<root>/book/build` and returns that folder.
@@ -18,10 +18,11 @@ pub fn build(root: &Path) -> Result<PathBuf> {
     let book = book_dir(root);
     let mut md = MDBook::load(&book)
         .with_context(|| format!("cannot load the book in {}", book.display()))?;
-    // `book.toml` declares both preprocessors (so a stock `mdbook` with the plugins installed
-    // builds the same book); here they run in-process instead of as external commands.
+    // `book.toml` declares the KaTeX preprocessor; here it runs in-process instead of as an
+    // external command
     md.with_preprocessor(KatexProcessor);
-    md.with_preprocessor(Mermaid);
+    // after KaTeX, so that it never reads a drawing's text as math
+    md.with_preprocessor(Diagrams::new(root)?);
     // registered last, so it runs after `links` has expanded the includes
     md.with_preprocessor(DedentListings);
     md.build().context("mdbook failed to build the book")?;
@@ -31,6 +32,51 @@ pub fn build(root: &Path) -> Result<PathBuf> {
         bail!("{}", report("problem(s) in the rendered book", &problems));
     }
     Ok(out)
+}
+
+/// Puts the committed drawings (`book/src/diagrams/`, see [`crate::diagrams`]) in place of every
+/// ```` ```mermaid ```` block; a block without its drawings fails the build.
+struct Diagrams {
+    root: PathBuf,
+    mermaid_js: Vec<u8>,
+}
+
+impl Diagrams {
+    fn new(root: &Path) -> Result<Self> {
+        let path = root.join(crate::diagrams::MERMAID);
+        let mermaid_js = std::fs::read(&path).with_context(|| format!("{}", path.display()))?;
+        Ok(Diagrams { root: root.to_path_buf(), mermaid_js })
+    }
+}
+
+impl mdbook_preprocessor::Preprocessor for Diagrams {
+    fn name(&self) -> &str {
+        "diagrams"
+    }
+
+    fn run(
+        &self,
+        _ctx: &mdbook_preprocessor::PreprocessorContext,
+        mut book: mdbook_driver::book::Book,
+    ) -> mdbook_preprocessor::errors::Result<mdbook_driver::book::Book> {
+        let mut problems = Vec::new();
+        book.for_each_mut(|item| {
+            if let mdbook_driver::book::BookItem::Chapter(ch) = item {
+                let drawing = |theme: &str, source: &str| {
+                    let key = crate::diagrams::key(&self.mermaid_js, theme, source);
+                    std::fs::read_to_string(crate::diagrams::svg_path(&self.root, &key)).ok()
+                };
+                match crate::diagrams::inline(&ch.content, drawing) {
+                    Ok(content) => ch.content = content,
+                    Err(e) => problems.push(format!("{}: {e}", ch.name)),
+                }
+            }
+        });
+        if !problems.is_empty() {
+            return Err(anyhow::anyhow!("{}", problems.join("\n")));
+        }
+        Ok(book)
+    }
 }
 
 /// Removes the indentation that code included from inside a function keeps (an anchored include
