@@ -163,17 +163,20 @@ fn drive(tab: &Tab, widget: &str, body: &str) -> Result<(Value, WidgetReport), W
     }
 }
 
-/// Chapter 1's sentence: the chapter's sentence as it loads, then four vectors typed in.
-fn ch01_sentence(tab: &Tab) -> WidgetReport {
-    let typed: [[f32; 3]; 4] =
-        [[1.0, 0.0, 0.5], [0.2, 0.9, 0.1], [-0.4, 0.3, 0.8], [1.5, 1.5, 1.5]];
+/// Drives an editor widget (ch01's sentence, ch02's matrices): reads its result tables as loaded,
+/// types `values` into its inputs in order, reads them again, presses its reset button and reads
+/// them a third time (`loaded`, `edited`, `restored`, and the number of `inputs`).
+fn edit_and_reset(
+    tab: &Tab,
+    widget: &str,
+    values: &[f32],
+) -> Result<(Value, WidgetReport), WidgetReport> {
     let js = r#"
         const read = () => Array.from(el.querySelectorAll('table.widget-matrix:not(.widget-inputs) td'))
             .map(td => Number(td.dataset.value));
         const loaded = read();
         const inputs = Array.from(el.querySelectorAll('input'));
-        const typed = TYPED;
-        inputs.forEach((input, k) => { input.value = String(typed[k]); });
+        VALUES.forEach((x, k) => { inputs[k].value = String(x); });
         const start = performance.now();
         inputs[0].dispatchEvent(new Event('input'));
         const updateMs = performance.now() - start;
@@ -181,8 +184,15 @@ fn ch01_sentence(tab: &Tab) -> WidgetReport {
         el.querySelector('button').click();
         return { loaded, edited, restored: read(), inputs: inputs.length, updateMs };
     "#
-        .replace("TYPED", &serde_json::to_string(&typed.concat()).unwrap());
-    let (state, mut report) = match drive(tab, "ch01-sentence", &js) {
+    .replace("VALUES", &serde_json::to_string(values).unwrap());
+    drive(tab, widget, &js)
+}
+
+/// Chapter 1's sentence: the chapter's sentence as it loads, then four vectors typed in.
+fn ch01_sentence(tab: &Tab) -> WidgetReport {
+    let typed: [[f32; 3]; 4] =
+        [[1.0, 0.0, 0.5], [0.2, 0.9, 0.1], [-0.4, 0.3, 0.8], [1.5, 1.5, 1.5]];
+    let (state, mut report) = match edit_and_reset(tab, "ch01-sentence", &typed.concat()) {
         Ok(driven) => driven,
         Err(report) => return report,
     };
@@ -248,21 +258,7 @@ fn ch02_bank_loan(tab: &Tab) -> WidgetReport {
     let mut edited = attention_web::ch02::chapter();
     edited[8..12].copy_from_slice(&[1.0, 0.0, 0.0, 1.0]); // W_K = I
     edited[2] = -0.3; // "loan"'s first component
-    let js = r#"
-        const read = () => Array.from(el.querySelectorAll('table.widget-matrix:not(.widget-inputs) td'))
-            .map(td => Number(td.dataset.value));
-        const loaded = read();
-        const inputs = Array.from(el.querySelectorAll('input'));
-        EDITED.forEach((x, k) => { inputs[k].value = String(x); });
-        const start = performance.now();
-        inputs[0].dispatchEvent(new Event('input'));
-        const updateMs = performance.now() - start;
-        const edited = read();
-        el.querySelector('button').click();
-        return { loaded, edited, restored: read(), inputs: inputs.length, updateMs };
-    "#
-    .replace("EDITED", &serde_json::to_string(&edited).unwrap());
-    let (state, mut report) = match drive(tab, "ch02-bank-loan", &js) {
+    let (state, mut report) = match edit_and_reset(tab, "ch02-bank-loan", &edited) {
         Ok(driven) => driven,
         Err(report) => return report,
     };
