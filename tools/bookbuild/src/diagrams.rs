@@ -18,7 +18,7 @@ pub const DIAGRAMS: &str = "book/src/diagrams";
 /// ones (the page shows the one that matches).
 pub const THEMES: [&str; 2] = ["default", "dark"];
 
-/// The sources of the ```` ```mermaid ```` blocks of `markdown`, with the byte range each block
+/// The text of each ```` ```mermaid ```` block of `markdown`, with the byte range the block
 /// (fences included) takes.
 pub fn mermaid_blocks(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut blocks = Vec::new();
