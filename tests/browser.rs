@@ -26,8 +26,9 @@ mod widgets;
 
 use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};
 use screenshot::screenshots;
-use widgets::{check_widgets, emulate_phone, page_bytes, widget_screenshots, widgets_on};
-use widgets::{PageBytes, WidgetReport};
+use widgets::{
+    check_widgets, emulate_phone, page_bytes, widget_screenshots, widget_table, widgets_on,
+};
 
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("CHROME") {
@@ -372,37 +373,4 @@ fn every_page_renders_offline_in_chromium() {
         failures.len(),
         failures.join("\n")
     );
-}
-
-/// What the widget checks measured, as a markdown table: per page the bytes fetched (all, and the
-/// widgets' share; as served here, and gzip-compressed), per widget the time to its first result
-/// after the page started loading, one update, and the largest difference from native.
-fn widget_table(measured: &[(String, PageBytes, Vec<WidgetReport>)]) -> String {
-    let mb = |b: u64| format!("{:.2} MB", b as f64 / 1e6);
-    let mut out = format!(
-        "Measured by `browser::every_page_renders_offline_in_chromium` on {}, headless chromium, \
-         the book served from 127.0.0.1 uncompressed; \"gzip\" is what a server compressing \
-         with gzip would send.\n\n",
-        support::machine::describe()
-    );
-    out.push_str(
-        "| page | page bytes | gzip | widgets' bytes | gzip | widget | first result | one update | largest difference from native | also measured |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n",
-    );
-    for (page, bytes, reports) in measured {
-        for r in reports {
-            out += &format!(
-                "| {page} | {} | {} | {} | {} | {} | {:.0} ms | {:.2} ms | {:.1e} | {} |\n",
-                mb(bytes.all),
-                mb(bytes.all_gzip),
-                mb(bytes.widgets),
-                mb(bytes.widgets_gzip),
-                r.widget,
-                r.first_result_ms,
-                r.update_ms,
-                r.largest_difference,
-                r.note
-            );
-        }
-    }
-    out
 }
