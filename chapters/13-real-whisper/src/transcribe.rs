@@ -1,0 +1,102 @@
+//! Samples in, text out: the spectrogram, the encoder, greedy decoding, the tokenizer.
+
+use dfdx::prelude::*;
+
+use crate::config::WhisperConfig;
+use crate::ct2::ModelBin;
+use crate::decode::{greedy, Greedy};
+use crate::files::ModelFiles;
+use crate::mel::{log_mel, Padding, HOP};
+use crate::model::decoder::Hidden;
+use crate::model::Whisper;
+use crate::timing::{alignment_matrix, dtw, word_times, Word};
+use crate::tokenizer::WhisperTokenizer;
+
+/// Whisper tiny.en with its tokenizer and configuration.
+#[derive(Clone, Debug)]
+pub struct Transcriber<Dev: Device<f32>> {
+    pub model: Whisper<Dev>,
+    pub tokenizer: WhisperTokenizer,
+    pub config: WhisperConfig,
+}
+
+/// A transcript: the token ids written, their text, and how greedy decoding got there.
+#[derive(Clone, Debug)]
+pub struct Transcript<Dev: Device<f32>> {
+    pub tokens: Vec<u32>,
+    pub text: String,
+    pub greedy: Greedy<Dev>,
+    /// what the encoder heard, `(1, 1500, 384)`
+    pub audio: Hidden<Dev>,
+    /// 10 ms frames that hold the clip's samples (the rest of the 30 s is padding)
+    pub speech_frames: usize,
+}
+
+impl<Dev: Device<f32>> Transcriber<Dev> {
+    /// Reads the model's files.
+    pub fn load(dev: &Dev, files: &ModelFiles) -> Result<Self, String> {
+        let bin = ModelBin::read(&files.path("model.bin"))?;
+        let model = Whisper::load(dev, &bin)?;
+        let tokenizer = WhisperTokenizer::parse(&files.read_text("tokenizer.json")?)?;
+        let config = WhisperConfig::parse(&files.read_text("config.json")?)?;
+        Ok(Transcriber { model, tokenizer, config })
+    }
+
+    /// The transcript of up to 30 seconds of 16 kHz samples.
+    pub fn transcribe(&self, samples: &[f32]) -> Result<Transcript<Dev>, String> {
+        self.transcribe_padded(samples, Padding::Silence)
+    }
+
+    /// The transcript, with the spectrogram after the speech filled as `padding` says.
+    // ANCHOR: transcribe
+    pub fn transcribe_padded(
+        &self,
+        samples: &[f32],
+        padding: Padding,
+    ) -> Result<Transcript<Dev>, String> {
+        let speech_frames = samples.len() / HOP;
+        let mel = log_mel(samples)?.padded(speech_frames, padding);
+        let (audio, _) = self.model.encode(&mel);
+        let greedy = greedy(&self.model, &audio, self.tokenizer.specials, &self.config);
+        let text = self.tokenizer.text(&greedy.tokens);
+        Ok(Transcript { tokens: greedy.tokens.clone(), text, greedy, audio, speech_frames })
+    }
+    // ANCHOR_END: transcribe
+
+    /// The alignment heads' weights over the speech for every token of the transcript and the
+    /// end of the text, `(tokens + 1, positions)` each: the transcript read again whole
+    /// (forced decoding), each head's rows cut to the positions that heard speech.
+    // ANCHOR: alignment_heads
+    pub fn alignment_weights(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
+        let s = self.tokenizer.specials;
+        let forced: Vec<u32> = [s.start, s.no_timestamps]
+            .into_iter()
+            .chain(t.tokens.iter().copied())
+            .chain([s.end])
+            .collect();
+        let (_, weights) = self.model.decode_all(&forced, &t.audio);
+        let (len, positions) = (forced.len(), t.audio.shape().1);
+        // row i predicts token i + 1 of `forced`: rows 1 .. len - 1 predict the text and the end
+        let rows = len - 2;
+        let heads = (self.config.alignment_heads.iter())
+            .map(|&(layer, head)| {
+                let all = weights[layer].cross_attn.as_vec();
+                let first = (head * len + 1) * positions;
+                all[first..first + rows * positions].to_vec()
+            })
+            .collect();
+        (heads, rows, positions)
+    }
+    // ANCHOR_END: alignment_heads
+
+    /// Each word of the transcript with its start and end, in seconds.
+    // ANCHOR: words
+    pub fn words(&self, t: &Transcript<Dev>) -> Vec<Word> {
+        let (heads, rows, positions) = self.alignment_weights(t);
+        let frames = t.speech_frames / 2; // the second convolution halves the frames
+        let matrix = alignment_matrix(&heads, rows, positions, frames);
+        let path = dtw(&matrix, rows, frames);
+        word_times(&self.tokenizer, &t.tokens, &path, t.speech_frames as f64 / 100.0)
+    }
+    // ANCHOR_END: words
+}
