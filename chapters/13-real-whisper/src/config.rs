@@ -22,7 +22,7 @@ pub const VOCAB: usize = 51_864;
 pub struct WhisperConfig {
     /// `(decoder layer, head)`: the cross-attention heads whose weights line up with the speech
     pub alignment_heads: Vec<(usize, usize)>,
-    /// tokens never written (music symbols, most punctuation that is never spoken, speaker tags)
+    /// tokens never written (the other special tokens, symbols used for speaker names and sounds)
     pub suppress_ids: Vec<u32>,
     /// tokens never written first: a space alone and the end of the text
     pub suppress_ids_begin: Vec<u32>,

@@ -4,8 +4,9 @@
 //! `<|startoftranscript|><|notimestamps|>`. Then, at every step, the most likely token is written
 //! (greedy: beam 1, temperature 0), except that
 //! * the tokens `config.json` lists as `suppress_ids` are never written (their logits are set to
-//!   minus infinity before the choice): the other special tokens, and symbols such as `♪` that
-//!   the training subtitles used for music;
+//!   minus infinity before the choice): the other special tokens, the brackets, quotation marks
+//!   and symbols the training transcripts used for speaker names and sounds, and the first byte
+//!   of musical symbols such as `♪`;
 //! * the first token is never a bare space or the end of the text (`suppress_ids_begin`), so that
 //!   the model cannot give up before it has written anything;
 //! * `<|endoftext|>` ends the transcript, as does the decoder's last position (448).

@@ -245,3 +245,19 @@ fn every_word_time_is_faster_whispers_within_20_ms() {
         }
     }
 }
+
+/// `config.json` names 8 of the 24 cross-attention heads for the word times, and 90 tokens that
+/// are never written (a space and the end of the text never first).
+#[test]
+#[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
+fn the_configuration_names_the_alignment_heads_and_the_suppressed_tokens() {
+    let config = &transcriber().config;
+    assert_eq!(
+        config.alignment_heads,
+        [(1, 0), (2, 0), (2, 5), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]
+    );
+    assert_eq!(config.suppress_ids.len(), 90);
+    assert_eq!(config.suppress_ids_begin, [220, 50_256]);
+    assert!(config.suppress_ids.contains(&50_257)); // <|startoftranscript|>
+    assert_eq!(transcriber().tokenizer.bpe.decode(&[220]), " ");
+}

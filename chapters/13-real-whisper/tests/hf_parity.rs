@@ -1,0 +1,70 @@
+//! Whisper tiny.en on the book's code against Hugging Face's `WhisperForConditionalGeneration` on
+//! the same weights (`fixtures/hf_whisper.safetensors`, made by `fixtures/make_hf_fixture.py`,
+//! which cuts CTranslate2's fused matrices apart and loads them into `transformers`): the encoder's
+//! output, the logits after the whole transcript, and the tokens `generate` writes.
+
+use ::safetensors::SafeTensors;
+use ch13_real_whisper::clips::CLIPS;
+use ch13_real_whisper::mel::log_mel;
+
+use crate::real_model::transcriber;
+
+/// How far the encoder's output may be from Hugging Face's. Both compute in `f32` from the same
+/// `f16` weights (each turned into `f32` exactly), so only the order of the sums differs, and
+/// with it the rounding: the largest difference over the five clips was 7.5e-5 on a 2-core AMD
+/// EPYC with AVX-512, and another instruction set sums in another order, so the tolerance
+/// leaves a factor of about 3.
+const ENCODER_TOLERANCE: f32 = 2e-4;
+/// How far the logits may be (the largest difference measured was 1.4e-4, after eight blocks
+/// and the 384-wide product with the token table).
+const LOGITS_TOLERANCE: f32 = 5e-4;
+
+fn fixture() -> Vec<u8> {
+    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/hf_whisper.safetensors")).unwrap()
+}
+
+fn floats(file: &SafeTensors<'_>, name: &str) -> Vec<f32> {
+    let t = file.tensor(name).unwrap();
+    t.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect()
+}
+
+fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+#[test]
+#[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
+fn encoder_logits_and_tokens_equal_hugging_faces() {
+    let bytes = fixture();
+    let file = SafeTensors::deserialize(&bytes).unwrap();
+    let t = transcriber();
+    let (mut encoder, mut logits) = (0.0f32, 0.0f32);
+    for clip in CLIPS {
+        let samples = clip.samples();
+        let transcript = t.transcribe(&samples).unwrap();
+        let generated: Vec<u32> =
+            (file.tensor(&format!("generated.{}", clip.file)).unwrap().data())
+                .chunks_exact(4)
+                .map(|b| i32::from_le_bytes(b.try_into().unwrap()) as u32)
+                .collect();
+        assert_eq!(transcript.tokens, generated, "{}", clip.file);
+        let (audio, _) = t.model.encode(&log_mel(&samples).unwrap());
+        let audio_values = audio.as_vec();
+        let every_25th: Vec<f32> = (0..1500)
+            .step_by(25)
+            .flat_map(|p| audio_values[p * 384..(p + 1) * 384].to_vec())
+            .collect();
+        let hf = floats(&file, &format!("encoder.{}", clip.file));
+        encoder = encoder.max(largest_difference(&every_25th, &hf));
+        let ids: Vec<u32> = [50_257, 50_362].into_iter().chain(transcript.tokens.clone()).collect();
+        let (all, _) = t.model.decode_all(&ids, &audio);
+        let all = all.as_vec();
+        let last = &all[(ids.len() - 1) * 51_864..];
+        logits =
+            logits.max(largest_difference(last, &floats(&file, &format!("logits.{}", clip.file))));
+    }
+    println!("largest differences: encoder {encoder:e}, logits {logits:e}");
+    assert!(encoder <= ENCODER_TOLERANCE, "{encoder}");
+    assert!(logits <= LOGITS_TOLERANCE, "{logits}");
+}
