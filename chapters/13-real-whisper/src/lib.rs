@@ -21,6 +21,7 @@ pub mod ct2;
 pub mod decode;
 pub mod figures;
 pub mod files;
+pub mod heads;
 pub mod mel;
 pub mod model;
 pub mod timing;

@@ -2,7 +2,7 @@
 
 use dfdx::prelude::*;
 
-use crate::config::WhisperConfig;
+use crate::config::{WhisperConfig, HEADS};
 use crate::ct2::ModelBin;
 use crate::decode::{greedy, Greedy};
 use crate::files::ModelFiles;
@@ -63,11 +63,11 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     }
     // ANCHOR_END: transcribe
 
-    /// The alignment heads' weights over the speech for every token of the transcript and the
-    /// end of the text, `(tokens + 1, positions)` each: the transcript read again whole
-    /// (forced decoding), each head's rows cut to the positions that heard speech.
     // ANCHOR: alignment_heads
-    pub fn alignment_weights(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
+    /// Every cross-attention head's weights while the transcript is read again whole (forced
+    /// decoding): `heads[layer * 6 + head]`, one row per token of the transcript and one for the
+    /// end of the text, each row over all the encoder's positions.
+    pub fn cross_attention(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
         let s = self.tokenizer.specials;
         let forced: Vec<u32> = [s.start, s.no_timestamps]
             .into_iter()
@@ -78,12 +78,25 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         let (len, positions) = (forced.len(), t.audio.shape().1);
         // row i predicts token i + 1 of `forced`: rows 1 .. len - 1 predict the text and the end
         let rows = len - 2;
-        let heads = (self.config.alignment_heads.iter())
-            .map(|&(layer, head)| {
-                let all = weights[layer].cross_attn.as_vec();
-                let first = (head * len + 1) * positions;
-                all[first..first + rows * positions].to_vec()
+        let heads = (weights.iter())
+            .flat_map(|w| {
+                let all = w.cross_attn.as_vec();
+                (0..HEADS).map(move |h| {
+                    let first = (h * len + 1) * positions;
+                    all[first..first + rows * positions].to_vec()
+                })
             })
+            .collect();
+        (heads, rows, positions)
+    }
+
+    /// The alignment heads' weights (those `config.json` names), from [`cross_attention`].
+    ///
+    /// [`cross_attention`]: Transcriber::cross_attention
+    pub fn alignment_weights(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
+        let (all, rows, positions) = self.cross_attention(t);
+        let heads = (self.config.alignment_heads.iter())
+            .map(|&(layer, head)| all[layer * HEADS + head].clone())
             .collect();
         (heads, rows, positions)
     }

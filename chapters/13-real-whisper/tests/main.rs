@@ -5,6 +5,7 @@
 
 mod ct2_reader;
 mod figures;
+mod heads;
 mod hf_parity;
 mod mel;
 mod real_model;
