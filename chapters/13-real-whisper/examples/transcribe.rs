@@ -1,8 +1,9 @@
 //! Transcribes a WAV file (16 kHz, mono, 16-bit, at most 30 s) with Whisper tiny.en on the book's
-//! code, and with `--words` gives each word's start and end:
+//! code (the fast path), and with `--words` gives each word's start and end:
 //! `cargo run --release -p ch13-real-whisper --example transcribe -- FILE.wav [--words]`.
 //! A file Whisper cannot hear gets a one-line error and exit status 2.
 
+use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::wav::read_wav;
 use ch13_real_whisper::{ModelFiles, Transcriber};
 use support::cli::{args_or_exit, or_exit};
@@ -18,7 +19,7 @@ fn main() {
     let samples = or_exit(read_wav(std::path::Path::new(&path)));
     let files = ModelFiles::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
-    let transcript = or_exit(transcriber.transcribe(&samples));
+    let transcript = or_exit(transcriber.transcribe_fast(&samples, Padding::Silence));
     println!("{}", transcript.text.trim());
     if words {
         for w in transcriber.words(&transcript) {

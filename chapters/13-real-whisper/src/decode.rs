@@ -51,29 +51,46 @@ pub fn argmax(logits: &[f32]) -> u32 {
     best as u32
 }
 
-/// Writes the transcript of `audio` (the encoder's output) greedily.
+/// Greedy decoding with Whisper's rules, on any decoder: `read` takes the tokens of a step (the
+/// prompt, then one token at a time) and gives the next token's logits. Returns the prompt and
+/// the tokens written.
 // ANCHOR: greedy
-pub fn greedy<Dev: Device<f32>>(
-    model: &Whisper<Dev>,
-    audio: &Hidden<Dev>,
+pub fn greedy_loop(
     specials: Specials,
     config: &WhisperConfig,
-) -> Greedy<Dev> {
+    mut read: impl FnMut(&[u32]) -> Vec<f32>,
+) -> (Vec<u32>, Vec<u32>) {
     let prompt = vec![specials.start, specials.no_timestamps];
-    let mut decoding = model.start(audio);
-    let (mut tokens, mut cross_weights) = (Vec::new(), Vec::new());
-    let mut next: Vec<u32> = prompt.clone();
-    while decoding.len() + next.len() <= TEXT_POSITIONS {
-        let mut step = decoding.step(model, &next);
-        cross_weights.push(step.cross_weights);
-        suppress(&mut step.logits, config, tokens.is_empty());
-        let token = argmax(&step.logits);
+    let (mut tokens, mut next, mut read_so_far) = (Vec::new(), prompt.clone(), 0);
+    while read_so_far + next.len() <= TEXT_POSITIONS {
+        let mut logits = read(&next);
+        read_so_far += next.len();
+        suppress(&mut logits, config, tokens.is_empty());
+        let token = argmax(&logits);
         if token == specials.end {
             break;
         }
         tokens.push(token);
         next = vec![token];
     }
-    Greedy { prompt, tokens, cross_weights }
+    (prompt, tokens)
 }
 // ANCHOR_END: greedy
+
+/// Writes the transcript of `audio` (the encoder's output) greedily on the book's decoder,
+/// keeping every step's cross-attention weights.
+pub fn greedy<Dev: Device<f32>>(
+    model: &Whisper<Dev>,
+    audio: &Hidden<Dev>,
+    specials: Specials,
+    config: &WhisperConfig,
+) -> Greedy<Dev> {
+    let mut decoding = model.start(audio);
+    let mut cross_weights = Vec::new();
+    let (prompt, tokens) = greedy_loop(specials, config, |ids| {
+        let step = decoding.step(model, ids);
+        cross_weights.push(step.cross_weights);
+        step.logits
+    });
+    Greedy { prompt, tokens, cross_weights }
+}

@@ -13,17 +13,21 @@
 //! * [`tokenizer`]: GPT-2's BPE from `tokenizer.json`, and the special tokens;
 //! * [`decode`]: greedy decoding with Whisper's rules;
 //! * [`timing`]: when each word was said, from the alignment heads' cross-attention;
-//! * [`transcribe`]: [`Transcriber`], samples in, text out.
+//! * [`transcribe`]: [`Transcriber`], samples in, text out;
+//! * [`fast`]: the same model on plain slices with chapter 8's and chapter 12's kernels, for speed.
 
 pub mod clips;
 pub mod config;
 pub mod ct2;
 pub mod decode;
+pub mod fast;
 pub mod figures;
 pub mod files;
 pub mod heads;
 pub mod mel;
 pub mod model;
+pub mod speed;
+pub mod speed_table;
 pub mod timing;
 pub mod tokenizer;
 pub mod transcribe;

@@ -14,7 +14,9 @@
 //!
 //! The spectrum is computed in `f64` with `rustfft` (a 400-point transform is not a power of two;
 //! [`dft_power`] is the same sum written out, for the test that checks the two agree); the result
-//! is `f32`, as the encoder takes it.
+//! is `f32`, as the encoder takes it. Two shortcuts change no number: a frame whose window holds
+//! only the padding's zeros has power 0 everywhere, so it is not transformed, and each filter sums
+//! only the run of frequencies where it is not zero.
 
 use rustfft::num_complex::Complex;
 use rustfft::FftPlanner;
@@ -154,18 +156,30 @@ pub fn log_mel(samples: &[f32]) -> Result<Mel, String> {
     let mut padded: Vec<f64> = samples.iter().map(|&s| s as f64).collect();
     padded.resize(N_SAMPLES, 0.0);
     let (hann, filters) = (hann(), mel_filters());
+    // each filter is zero outside one run of frequencies: only that run is summed
+    let runs: Vec<(usize, usize)> = (0..N_MELS)
+        .map(|m| {
+            let row = &filters[m * N_FREQS..(m + 1) * N_FREQS];
+            let first = row.iter().position(|&f| f > 0.0).unwrap_or(0);
+            let end = row.iter().rposition(|&f| f > 0.0).map_or(0, |last| last + 1);
+            (first, end.max(first))
+        })
+        .collect();
     let fft = FftPlanner::<f64>::new().plan_fft_forward(N_FFT);
     let mut mel = vec![0.0f64; N_MELS * N_FRAMES];
     let mut buffer = vec![Complex::new(0.0, 0.0); N_FFT];
-    for frame in 0..N_FRAMES {
+    // a window that reaches no sample is silence: its power is 0 at every frequency
+    let silent_from = (samples.len() + N_FFT / 2).div_ceil(HOP);
+    for frame in 0..silent_from.min(N_FRAMES) {
         for (b, x) in buffer.iter_mut().zip(window(&padded, frame, &hann)) {
             *b = Complex::new(x, 0.0);
         }
         fft.process(&mut buffer);
         let power: Vec<f64> = buffer[..N_FREQS].iter().map(|c| c.norm_sqr()).collect();
-        for m in 0..N_MELS {
-            let row = &filters[m * N_FREQS..(m + 1) * N_FREQS];
-            mel[m * N_FRAMES + frame] = row.iter().zip(&power).map(|(f, p)| f * p).sum();
+        for (m, &(first, end)) in runs.iter().enumerate() {
+            let row = &filters[m * N_FREQS + first..m * N_FREQS + end];
+            mel[m * N_FRAMES + frame] =
+                row.iter().zip(&power[first..end]).map(|(f, p)| f * p).sum();
         }
     }
     let logs: Vec<f64> = mel.iter().map(|&p| p.max(1e-10).log10()).collect();

@@ -4,7 +4,8 @@ use dfdx::prelude::*;
 
 use crate::config::{WhisperConfig, HEADS};
 use crate::ct2::ModelBin;
-use crate::decode::{greedy, Greedy};
+use crate::decode::{greedy, greedy_loop, Greedy};
+use crate::fast::FastWhisper;
 use crate::files::ModelFiles;
 use crate::mel::{log_mel, Padding, HOP};
 use crate::model::decoder::Hidden;
@@ -18,6 +19,8 @@ pub struct Transcriber<Dev: Device<f32>> {
     pub model: Whisper<Dev>,
     pub tokenizer: WhisperTokenizer,
     pub config: WhisperConfig,
+    /// the same weights packed for the fast path
+    pub fast: FastWhisper,
 }
 
 /// A transcript: the token ids written, their text, and how greedy decoding got there.
@@ -25,6 +28,7 @@ pub struct Transcriber<Dev: Device<f32>> {
 pub struct Transcript<Dev: Device<f32>> {
     pub tokens: Vec<u32>,
     pub text: String,
+    /// the prompt, the tokens and each step's cross-attention weights (none on the fast path)
     pub greedy: Greedy<Dev>,
     /// what the encoder heard, `(1, 1500, 384)`
     pub audio: Hidden<Dev>,
@@ -39,7 +43,8 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         let model = Whisper::load(dev, &bin)?;
         let tokenizer = WhisperTokenizer::parse(&files.read_text("tokenizer.json")?)?;
         let config = WhisperConfig::parse(&files.read_text("config.json")?)?;
-        Ok(Transcriber { model, tokenizer, config })
+        let fast = FastWhisper::new(&model, ch08_efficient::fast::Isa::chosen());
+        Ok(Transcriber { model, tokenizer, config, fast })
     }
 
     /// The transcript of up to 30 seconds of 16 kHz samples.
@@ -64,6 +69,30 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     // ANCHOR_END: transcribe
 
     // ANCHOR: alignment_heads
+    /// The same transcript on the fast path ([`FastWhisper`]): the spectrogram, the encoder and
+    /// greedy decoding on plain slices. Its encoder output is kept (as a tensor) for
+    /// [`words`](Transcriber::words); no step's weights are.
+    // ANCHOR: transcribe_fast
+    pub fn transcribe_fast(
+        &self,
+        samples: &[f32],
+        padding: Padding,
+    ) -> Result<Transcript<Dev>, String> {
+        let speech_frames = samples.len() / HOP;
+        let mel = log_mel(samples)?.padded(speech_frames, padding);
+        let encoded = self.fast.encode(&mel);
+        let mut decoding = self.fast.start(&encoded);
+        let (prompt, tokens) =
+            greedy_loop(self.tokenizer.specials, &self.config, |ids| decoding.step(ids));
+        let text = self.tokenizer.text(&tokens);
+        let positions = encoded.len() / crate::config::WIDTH;
+        let dev = self.model.tokens.device();
+        let audio = dev.tensor_from_vec(encoded, (1, positions, Const::<{ crate::config::WIDTH }>));
+        let greedy = Greedy { prompt, tokens: tokens.clone(), cross_weights: Vec::new() };
+        Ok(Transcript { tokens, text, greedy, audio, speech_frames })
+    }
+    // ANCHOR_END: transcribe_fast
+
     /// Every cross-attention head's weights while the transcript is read again whole (forced
     /// decoding): `heads[layer * 6 + head]`, one row per token of the transcript and one for the
     /// end of the text, each row over all the encoder's positions.

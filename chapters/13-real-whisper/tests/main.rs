@@ -4,10 +4,12 @@
 //! fetches them, `cargo xtask test` runs them.
 
 mod ct2_reader;
+mod fast;
 mod figures;
 mod heads;
 mod hf_parity;
 mod mel;
 mod real_model;
+mod speed_table;
 mod wav;
 mod worked_examples;

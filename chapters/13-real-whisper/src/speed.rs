@@ -1,0 +1,58 @@
+//! What a transcription costs on the fast path, stage by stage: the spectrogram, the encoder, the
+//! cross-attention's keys and values, and the decoding.
+
+use std::time::Instant;
+
+use dfdx::prelude::*;
+use serde::Serialize;
+
+use crate::decode::greedy_loop;
+use crate::mel::{log_mel, Padding, HOP};
+use crate::transcribe::Transcriber;
+
+/// Seconds spent in each stage of one transcription.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Stages {
+    pub spectrogram: f64,
+    pub encoder: f64,
+    /// the cross-attention's keys and values, projected once per block
+    pub cross: f64,
+    /// every decoder step and the choice of each token
+    pub decoding: f64,
+}
+
+impl Stages {
+    pub fn total(&self) -> f64 {
+        self.spectrogram + self.encoder + self.cross + self.decoding
+    }
+
+    /// The sum of two runs' stages.
+    pub fn plus(self, o: Stages) -> Stages {
+        Stages {
+            spectrogram: self.spectrogram + o.spectrogram,
+            encoder: self.encoder + o.encoder,
+            cross: self.cross + o.cross,
+            decoding: self.decoding + o.decoding,
+        }
+    }
+}
+
+/// Transcribes `samples` on the fast path, timing each stage; returns the tokens written.
+pub fn timed_fast<Dev: Device<f32>>(
+    t: &Transcriber<Dev>,
+    samples: &[f32],
+) -> Result<(Vec<u32>, Stages), String> {
+    let clock = Instant::now();
+    let mel = log_mel(samples)?.padded(samples.len() / HOP, Padding::Silence);
+    let spectrogram = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let audio = t.fast.encode(&mel);
+    let encoder = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let mut decoding = t.fast.start(&audio);
+    let cross = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let (_, tokens) = greedy_loop(t.tokenizer.specials, &t.config, |ids| decoding.step(ids));
+    let decoding = clock.elapsed().as_secs_f64();
+    Ok((tokens, Stages { spectrogram, encoder, cross, decoding }))
+}
