@@ -137,3 +137,69 @@ fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
         assert_eq!((out.status.code(), stderr.as_str()), (Some(2), usage), "{args:?}");
     }
 }
+
+/// Chapter 13's `transcribe` refuses, in one line and with exit status 2, every file Whisper
+/// cannot hear: another sample rate, stereo, no samples, not a WAV file, no file at all. It reads
+/// the file before the model, so this runs without the model; and `model_bin` refuses a file cut
+/// short.
+#[test]
+fn transcribe_refuses_what_whisper_cannot_hear_in_one_line() {
+    use ch13_real_whisper::wav::wav_bytes;
+    let root = workspace_root();
+    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let program = programs.get("transcribe").expect("chapter 13's transcribe");
+    let dir = tempfile::tempdir().unwrap();
+    let with_format = |channels: u16, rate: u32| {
+        let mut bytes = wav_bytes(&[1, 2, 3, 4]);
+        bytes[22..24].copy_from_slice(&channels.to_le_bytes());
+        bytes[24..28].copy_from_slice(&rate.to_le_bytes());
+        bytes
+    };
+    let want = "Whisper hears 16-bit PCM, mono, 16000 Hz (ffmpeg -i IN -ac 1 -ar 16000 -c:a \
+                pcm_s16le OUT.wav)";
+    let cases = [
+        ("44k.wav", with_format(1, 44_100), format!("the WAV file is sampled at 44100 Hz; {want}")),
+        ("stereo.wav", with_format(2, 16_000), format!("the WAV file has 2 channels; {want}")),
+        ("empty.wav", wav_bytes(&[]), "the WAV file holds no samples".to_string()),
+        (
+            "song.mp3",
+            b"ID3\x04\x00 not a wave".to_vec(),
+            format!("not a WAV file (no RIFF/WAVE header); {want}"),
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = Command::new(program).arg(&path).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let expected = format!("{}: {message}\n", path.display());
+        assert_eq!(
+            (out.status.code(), out.stdout.as_slice(), stderr),
+            (Some(2), &b""[..], expected)
+        );
+    }
+    let missing = dir.path().join("nothing.wav");
+    let out = Command::new(program).arg(&missing).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.starts_with(&format!("{}: ", missing.display())) && stderr.lines().count() == 1);
+    for args in [&[][..], &["a.wav", "--bogus"], &["--words"]] {
+        let out = Command::new(program).args(args).stdin(Stdio::null()).output().unwrap();
+        let usage =
+            "usage: transcribe FILE.wav [--words] (16 kHz, mono, 16-bit PCM, at most 30 s)\n";
+        assert_eq!(
+            (out.status.code(), String::from_utf8(out.stderr).unwrap().as_str()),
+            (Some(2), usage)
+        );
+    }
+    let model_bin = programs.get("model_bin").expect("chapter 13's model_bin");
+    let cut = dir.path().join("cut.bin");
+    std::fs::write(&cut, &6u32.to_le_bytes()[..3]).unwrap();
+    let out = Command::new(model_bin).arg(&cut).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let expected = format!(
+        "{}: the file ends inside the format version: 4 bytes needed at byte 0\n",
+        cut.display()
+    );
+    assert_eq!((out.status.code(), stderr), (Some(2), expected));
+}

@@ -29,3 +29,29 @@ fn the_runs_are_complete_and_the_generated_files_current() {
         );
     }
 }
+
+/// The README's sentence on this chapter's speed gives the committed run's ratios.
+#[test]
+fn the_readme_gives_the_committed_ratios() {
+    use ch13_real_whisper::speed_table::FAST;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let runs = committed();
+    let (_, run) =
+        runs.iter().find(|(_, r)| r.machine.starts_with("AMD EPYC")).expect("the AMD EPYC's run");
+    let median_over = |other: &str| run.summary(FAST).median / run.summary(other).median;
+    let sentence = format!(
+        "{:.2}× by the best round and {:.2}× by the median of {} rounds on an AMD EPYC with \
+         AVX-512, where it also runs at {:.2}× faster-whisper's `f32` speed and {:.2}× its int8 \
+         speed by the medians",
+        run.ratio(FAST),
+        run.median_ratio(FAST),
+        run.rounds,
+        median_over(FASTER_WHISPER[0]),
+        median_over(FASTER_WHISPER[1]),
+    );
+    assert!(readme.contains(&sentence), "the README should say: {sentence}");
+}
