@@ -22,6 +22,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod damage;
 pub mod error;
 pub mod fit;
 pub mod fixtures;

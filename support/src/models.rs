@@ -18,6 +18,42 @@ pub fn missing(path: &Path, error: impl std::fmt::Display, size: &str) -> String
     format!("{}: {error}; `cargo xtask models` fetches it ({size}, once)", path.display())
 }
 
+/// A model's folder in the cache, checked to hold the files a chapter reads from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelFolder {
+    pub dir: PathBuf,
+}
+
+impl ModelFolder {
+    /// The cache's folder of model `id` ([`folder`]), if every one of `files` is in it;
+    /// otherwise the one-line message ([`missing`]) for the first that is not (`size`: what
+    /// `cargo xtask models` downloads for it).
+    pub fn locate(id: &str, files: &[&str], size: &str) -> Result<Self, String> {
+        Self::in_dir(folder(id), files, size)
+    }
+
+    /// The same check for another folder (a copy of the model elsewhere).
+    pub fn in_dir(dir: impl Into<PathBuf>, files: &[&str], size: &str) -> Result<Self, String> {
+        let found = ModelFolder { dir: dir.into() };
+        for name in files {
+            let path = found.path(name);
+            std::fs::metadata(&path).map_err(|e| missing(&path, e, size))?;
+        }
+        Ok(found)
+    }
+
+    /// The path of `name` in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// A file's text, or `path: why`.
+    pub fn read_text(&self, name: &str) -> Result<String, String> {
+        let path = self.path(name);
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,5 +63,17 @@ mod tests {
         let m = missing(Path::new("/x/model.bin"), "No such file", "5 MB");
         assert_eq!(m, "/x/model.bin: No such file; `cargo xtask models` fetches it (5 MB, once)");
         assert!(folder("m").ends_with("attention-in-rust/models/m"));
+    }
+
+    #[test]
+    fn a_folder_without_a_file_names_it() {
+        let dir = std::env::temp_dir().join("support-models-folder-check");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "x").unwrap();
+        let found = ModelFolder::in_dir(&dir, &["a.txt"], "1 MB").unwrap();
+        assert_eq!(found.read_text("a.txt").unwrap(), "x");
+        let e = ModelFolder::in_dir(&dir, &["a.txt", "b.bin"], "1 MB").unwrap_err();
+        assert!(e.starts_with(&format!("{}: ", dir.join("b.bin").display())), "{e}");
+        assert!(e.ends_with("`cargo xtask models` fetches it (1 MB, once)"), "{e}");
     }
 }

@@ -4,8 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+use support::models::ModelFolder;
+
 /// The folder's name in the cache (`cargo xtask models` uses the same).
 pub const MODEL_ID: &str = "all-minilm-l6-v2";
+
+/// What `cargo xtask models` downloads for it.
+const SIZE: &str = "84 MB";
 
 /// The files this chapter reads, relative to the folder.
 pub const FILES: [&str; 6] = [
@@ -17,37 +22,28 @@ pub const FILES: [&str; 6] = [
     "modules.json",
 ];
 
-/// Where the model's files are.
+/// Where the model's files are: the cache's folder ([`ModelFolder`]), checked to hold [`FILES`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModelFiles {
-    pub dir: PathBuf,
+pub struct ModelFiles(pub ModelFolder);
+
+impl std::ops::Deref for ModelFiles {
+    type Target = ModelFolder;
+
+    fn deref(&self) -> &ModelFolder {
+        &self.0
+    }
 }
 
 impl ModelFiles {
     /// The cache's folder for all-MiniLM-L6-v2, if every file the chapter reads is in it; otherwise
     /// a one-line message naming the first missing file and `cargo xtask models`.
     pub fn locate() -> Result<Self, String> {
-        Self::in_dir(support::models::folder(MODEL_ID))
+        ModelFolder::locate(MODEL_ID, &FILES, SIZE).map(ModelFiles)
     }
 
     /// The same check for another folder (a copy of the model elsewhere).
     pub fn in_dir(dir: impl Into<PathBuf>) -> Result<Self, String> {
-        let files = ModelFiles { dir: dir.into() };
-        for name in FILES {
-            let path = files.path(name);
-            std::fs::metadata(&path).map_err(|e| support::models::missing(&path, e, "84 MB"))?;
-        }
-        Ok(files)
-    }
-
-    /// The path of `name` in the folder.
-    pub fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    /// A file's text, or a message naming it.
-    pub fn read_text(&self, name: &str) -> Result<String, String> {
-        read_text(&self.path(name))
+        ModelFolder::in_dir(dir, &FILES, SIZE).map(ModelFiles)
     }
 
     /// For the examples: the files, or the message on stderr and exit status 2.

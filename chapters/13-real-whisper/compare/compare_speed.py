@@ -24,6 +24,23 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
+
+
+
+def chapter_12_comparison():
+    """Chapter 12's comparison script, as a module: it reads a round's JSON line and the Rust
+    versions the way this one does."""
+    import importlib.util
+
+    path = ROOT / "chapters" / "12-real-bert" / "compare" / "compare_speed.py"
+    spec = importlib.util.spec_from_file_location("ch12_compare_speed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CH12 = chapter_12_comparison()
+run_json, rust_versions = CH12.run_json, CH12.rust_versions
 CACHE = Path.home() / ".cache" / "attention-in-rust"
 MODEL = CACHE / "models" / "whisper-tiny-en"
 THREADS = 2
@@ -44,18 +61,6 @@ def python_of(name):
     if subprocess.run([str(python), "-c", check, *packages], capture_output=True).returncode != 0:
         subprocess.run([str(python), "-m", "pip", "install", "-q", *packages], check=True)
     return str(python)
-
-
-def rust_versions():
-    rustc = subprocess.run(["rustc", "--version"], check=True, capture_output=True, text=True)
-    lock = (ROOT / "Cargo.lock").read_text()
-    dfdx = re.search(r'name = "dfdx"\nversion = "([^"]+)"', lock)
-    return {"rustc": rustc.stdout.split()[1], "dfdx": dfdx.group(1) if dfdx else "?"}
-
-
-def run_json(command, env):
-    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():

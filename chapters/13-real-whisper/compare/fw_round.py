@@ -9,26 +9,22 @@ import json
 import platform
 import sys
 import time
-import wave
 from pathlib import Path
 
 import ctranslate2
 import faster_whisper
-import numpy as np
 from faster_whisper import WhisperModel
 
-AUDIO = Path(__file__).resolve().parent.parent / "audio"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
+from clips import paths, samples  # noqa: E402
 
 
-def samples(path):
-    with wave.open(str(path)) as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768.0
 
 
 def main():
     folder, compute_type, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
     model = WhisperModel(folder, device="cpu", compute_type=compute_type, cpu_threads=threads)
-    clips = [samples(p) for p in sorted(AUDIO.glob("*.wav"))]
+    clips = [samples(p) for p in paths()]
 
     def transcribe(audio):
         segments, _ = model.transcribe(

@@ -26,7 +26,7 @@ def main():
     model = fixture.build_model()
     extractor = transformers.WhisperFeatureExtractor()
     suppress = json.loads((fixture.MODEL / "config.json").read_text())["suppress_ids"]
-    clips = [fixture.samples(p) for p in sorted(fixture.AUDIO.glob("*.wav"))]
+    clips = [fixture.samples(p) for p in fixture.paths()]
 
     def transcribe(audio):
         features = extractor(audio, sampling_rate=16000, return_tensors="pt").input_features

@@ -2,11 +2,11 @@
 //! what the reader said (`cargo run --release -p ch13-real-whisper --example clips`).
 
 use ch13_real_whisper::clips::CLIPS;
-use ch13_real_whisper::{ModelFiles, Transcriber};
+use ch13_real_whisper::{files, Transcriber};
 use support::cli::or_exit;
 
 fn main() {
-    let files = ModelFiles::locate_or_exit();
+    let files = files::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
     for clip in CLIPS {
         let samples = clip.samples();

@@ -5,12 +5,12 @@
 
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::heads::{read, HeadsReading, NEAR};
-use ch13_real_whisper::{ModelFiles, Transcriber};
+use ch13_real_whisper::{files, Transcriber};
 use support::cli::{flag_or_exit, or_exit};
 
 fn main() {
     let save = flag_or_exit("--save", "usage: heads [--save]");
-    let files = ModelFiles::locate_or_exit();
+    let files = files::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
     let reading = or_exit(read(&transcriber, &CLIPS[1]));
     println!(

@@ -4,12 +4,12 @@
 //! that `cargo xtask models` fetches). A file that cannot be read gets one line and exit status 2.
 
 use ch13_real_whisper::ct2::ModelBin;
-use ch13_real_whisper::ModelFiles;
+use ch13_real_whisper::files;
 use support::cli::{args_or_exit, or_exit};
 
 fn main() {
     let path = match args_or_exit().as_slice() {
-        [] => ModelFiles::locate_or_exit().path("model.bin"),
+        [] => files::locate_or_exit().path("model.bin"),
         [p] if !p.starts_with('-') => p.into(),
         _ => {
             or_exit(Err("usage: model_bin [FILE] (a CTranslate2 model.bin; by default Whisper's)"))

@@ -5,7 +5,7 @@
 
 use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::wav::read_wav;
-use ch13_real_whisper::{ModelFiles, Transcriber};
+use ch13_real_whisper::{files, Transcriber};
 use support::cli::{args_or_exit, or_exit};
 
 const USAGE: &str = "usage: transcribe FILE.wav [--words] (16 kHz, mono, 16-bit PCM, at most 30 s)";
@@ -17,7 +17,7 @@ fn main() {
         _ => or_exit(Err(USAGE)),
     };
     let samples = or_exit(read_wav(std::path::Path::new(&path)));
-    let files = ModelFiles::locate_or_exit();
+    let files = files::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
     let transcript = or_exit(transcriber.transcribe_fast(&samples, Padding::Silence));
     println!("{}", transcript.text.trim());

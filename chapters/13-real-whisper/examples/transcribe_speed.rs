@@ -7,22 +7,23 @@
 use std::time::Instant;
 
 use ch13_real_whisper::clips::CLIPS;
+use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::speed::{timed_fast, Stages};
-use ch13_real_whisper::{ModelFiles, Transcriber};
+use ch13_real_whisper::{files, Transcriber};
 use support::cli::{flag_or_exit, or_exit};
 
 fn main() {
     let json = flag_or_exit("--json", "usage: transcribe_speed [--json]");
-    let files = ModelFiles::locate_or_exit();
+    let files = files::locate_or_exit();
     let t = or_exit(Transcriber::load(&support::Dev::default(), &files));
     let clips: Vec<Vec<f32>> = CLIPS.iter().map(|c| c.samples()).collect();
     let audio: f64 = clips.iter().map(|s| s.len() as f64 / 16_000.0).sum();
     // one untimed pass of each path
     let warm = or_exit(t.transcribe(&clips[0]));
-    or_exit(timed_fast(&t, &clips[0]));
+    or_exit(timed_fast(&t, &clips[0], Padding::Silence));
     let (mut stages, mut texts) = (Stages::default(), Vec::new());
     for samples in &clips {
-        let (tokens, s) = or_exit(timed_fast(&t, samples));
+        let ((tokens, _, _), s) = or_exit(timed_fast(&t, samples, Padding::Silence));
         stages = stages.plus(s);
         texts.push(t.tokenizer.text(&tokens));
     }

@@ -215,3 +215,10 @@ impl Mel {
         self
     }
 }
+
+/// Whisper's input for `samples`: the spectrogram with the frames after the speech filled as
+/// `padding` says, and how many 10 ms frames hold speech.
+pub fn spectrogram(samples: &[f32], padding: Padding) -> Result<(Mel, usize), String> {
+    let speech_frames = samples.len() / HOP;
+    Ok((log_mel(samples)?.padded(speech_frames, padding), speech_frames))
+}

@@ -7,7 +7,7 @@ use dfdx::prelude::*;
 use serde::Serialize;
 
 use crate::decode::greedy_loop;
-use crate::mel::{log_mel, Padding, HOP};
+use crate::mel::{self, Padding};
 use crate::transcribe::Transcriber;
 
 /// Seconds spent in each stage of one transcription.
@@ -37,13 +37,18 @@ impl Stages {
     }
 }
 
-/// Transcribes `samples` on the fast path, timing each stage; returns the tokens written.
+/// What the fast path gives: the tokens written, what the encoder heard (`1500 × 384`) and how
+/// many 10 ms frames held speech.
+pub type FastRun = (Vec<u32>, Vec<f32>, usize);
+
+/// Transcribes `samples` on the fast path, timing each stage.
 pub fn timed_fast<Dev: Device<f32>>(
     t: &Transcriber<Dev>,
     samples: &[f32],
-) -> Result<(Vec<u32>, Stages), String> {
+    padding: Padding,
+) -> Result<(FastRun, Stages), String> {
     let clock = Instant::now();
-    let mel = log_mel(samples)?.padded(samples.len() / HOP, Padding::Silence);
+    let (mel, speech_frames) = mel::spectrogram(samples, padding)?;
     let spectrogram = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let audio = t.fast.encode(&mel);
@@ -54,5 +59,5 @@ pub fn timed_fast<Dev: Device<f32>>(
     let clock = Instant::now();
     let (_, tokens) = greedy_loop(t.tokenizer.specials, &t.config, |ids| decoding.step(ids));
     let decoding = clock.elapsed().as_secs_f64();
-    Ok((tokens, Stages { spectrogram, encoder, cross, decoding }))
+    Ok(((tokens, audio, speech_frames), Stages { spectrogram, encoder, cross, decoding }))
 }

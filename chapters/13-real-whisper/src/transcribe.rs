@@ -2,14 +2,15 @@
 
 use dfdx::prelude::*;
 
-use crate::config::{WhisperConfig, HEADS};
+use crate::config::{WhisperConfig, HEADS, WIDTH};
 use crate::ct2::ModelBin;
-use crate::decode::{greedy, greedy_loop, Greedy};
+use crate::decode::{greedy, Greedy};
 use crate::fast::FastWhisper;
 use crate::files::ModelFiles;
-use crate::mel::{log_mel, Padding, HOP};
+use crate::mel::{spectrogram, Padding};
 use crate::model::decoder::Hidden;
 use crate::model::Whisper;
+use crate::speed::timed_fast;
 use crate::timing::{alignment_matrix, dtw, word_times, Word};
 use crate::tokenizer::WhisperTokenizer;
 
@@ -47,6 +48,11 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         Ok(Transcriber { model, tokenizer, config, fast })
     }
 
+    /// The prompt every transcript starts from: `<|startoftranscript|><|notimestamps|>`.
+    pub fn prompt(&self) -> Vec<u32> {
+        vec![self.tokenizer.specials.start, self.tokenizer.specials.no_timestamps]
+    }
+
     /// The transcript of up to 30 seconds of 16 kHz samples.
     pub fn transcribe(&self, samples: &[f32]) -> Result<Transcript<Dev>, String> {
         self.transcribe_padded(samples, Padding::Silence)
@@ -59,8 +65,7 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         samples: &[f32],
         padding: Padding,
     ) -> Result<Transcript<Dev>, String> {
-        let speech_frames = samples.len() / HOP;
-        let mel = log_mel(samples)?.padded(speech_frames, padding);
+        let (mel, speech_frames) = spectrogram(samples, padding)?;
         let (audio, _) = self.model.encode(&mel);
         let greedy = greedy(&self.model, &audio, self.tokenizer.specials, &self.config);
         let text = self.tokenizer.text(&greedy.tokens);
@@ -78,17 +83,13 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         samples: &[f32],
         padding: Padding,
     ) -> Result<Transcript<Dev>, String> {
-        let speech_frames = samples.len() / HOP;
-        let mel = log_mel(samples)?.padded(speech_frames, padding);
-        let encoded = self.fast.encode(&mel);
-        let mut decoding = self.fast.start(&encoded);
-        let (prompt, tokens) =
-            greedy_loop(self.tokenizer.specials, &self.config, |ids| decoding.step(ids));
+        let ((tokens, encoded, speech_frames), _) = timed_fast(self, samples, padding)?;
         let text = self.tokenizer.text(&tokens);
-        let positions = encoded.len() / crate::config::WIDTH;
-        let dev = self.model.tokens.device();
-        let audio = dev.tensor_from_vec(encoded, (1, positions, Const::<{ crate::config::WIDTH }>));
-        let greedy = Greedy { prompt, tokens: tokens.clone(), cross_weights: Vec::new() };
+        let positions = encoded.len() / WIDTH;
+        let audio =
+            self.model.tokens.device().tensor_from_vec(encoded, (1, positions, Const::<WIDTH>));
+        let greedy =
+            Greedy { prompt: self.prompt(), tokens: tokens.clone(), cross_weights: vec![] };
         Ok(Transcript { tokens, text, greedy, audio, speech_frames })
     }
     // ANCHOR_END: transcribe_fast

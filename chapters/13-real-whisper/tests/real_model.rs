@@ -6,16 +6,16 @@ use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::ct2::{DType, ModelBin};
 use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::model::sinusoids;
-use ch13_real_whisper::{ModelFiles, Transcriber};
+use ch13_real_whisper::{files, Transcriber};
 use serde::Deserialize;
 use support::Dev;
 
-fn files() -> ModelFiles {
-    ModelFiles::locate().unwrap_or_else(|e| panic!("{e}"))
+fn model_files() -> ch13_real_whisper::ModelFiles {
+    files::locate().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn load() -> Transcriber<Dev> {
-    Transcriber::load(&Dev::default(), &files()).unwrap_or_else(|e| panic!("{e}"))
+    Transcriber::load(&Dev::default(), &model_files()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The model with its tokenizer, as published.
@@ -81,7 +81,7 @@ pub fn references() -> Vec<Reference> {
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn the_file_holds_tiny_en_in_float16() {
-    let bin = ModelBin::read(&files().path("model.bin")).unwrap();
+    let bin = ModelBin::read(&model_files().path("model.bin")).unwrap();
     assert_eq!((bin.version, bin.spec.as_str(), bin.revision), (6, "WhisperSpec", 3));
     assert_eq!((bin.variables.len(), bin.aliases.len()), (148, 1));
     assert_eq!(bin.parameters(), 37_764_864);
@@ -116,7 +116,7 @@ fn the_audio_positions_are_sinusoids_in_float16() {
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn the_tokenizer_has_every_symbol_of_the_vocabulary() {
-    let vocabulary = files().read_text("vocabulary.txt").unwrap();
+    let vocabulary = model_files().read_text("vocabulary.txt").unwrap();
     let tokenizer = &transcriber().tokenizer;
     let lines: Vec<&str> = vocabulary.lines().collect();
     assert_eq!(lines.len(), 51_864);
