@@ -73,7 +73,6 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     }
     // ANCHOR_END: transcribe
 
-    // ANCHOR: alignment_heads
     /// The same transcript on the fast path ([`FastWhisper`]): the spectrogram, the encoder and
     /// greedy decoding on plain slices. Its encoder output is kept (as a tensor) for
     /// [`words`](Transcriber::words); no step's weights are.
@@ -94,6 +93,7 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     }
     // ANCHOR_END: transcribe_fast
 
+    // ANCHOR: alignment_heads
     /// Every cross-attention head's weights while the transcript is read again whole (forced
     /// decoding): `heads[layer * 6 + head]`, one row per token of the transcript and one for the
     /// end of the text, each row over all the encoder's positions.

@@ -202,7 +202,7 @@ fn cached_steps_equal_the_whole_sequence_at_once() {
 /// time but one is, and the last word of clip 0920 ends 0.10 s earlier.
 ///
 /// With word times, faster-whisper moves on from the end of the last word rather than from the end
-/// of the window: after clips 0890 and 0930 it decodes the last 0.30 and 0.22 s of near silence
+/// of the window: after clips 0890 and 0930 it decodes the last 0.30 and 0.49 s of near silence
 /// again and hears " ." there, a second segment. The first segment is the transcript of the
 /// window, the same tokens as without word times; its words are compared.
 #[test]
