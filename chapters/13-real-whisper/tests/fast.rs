@@ -4,11 +4,7 @@ use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::mel::{log_mel, Padding};
 
 use crate::real_model::{references, transcriber};
-
-fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
-}
+use support::max_abs_diff;
 
 /// On every clip: the encoder's output within 1e-3 of the book's path and the logits of every step
 /// within 5e-4, and the same tokens, which are faster-whisper's, and word times. The fast path
@@ -25,7 +21,7 @@ fn the_fast_path_gives_the_books_numbers() {
         let mel = log_mel(&samples).unwrap();
         let (audio, _) = t.model.encode(&mel);
         let fast_audio = t.fast.encode(&mel);
-        encoder = encoder.max(largest_difference(&audio.as_vec(), &fast_audio));
+        encoder = encoder.max(max_abs_diff(&audio.as_vec(), &fast_audio));
         let biggest = fast_audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
         println!("{}: largest |output| {biggest:.1}", clip.name());
         let fast = t.transcribe_fast(&samples, Padding::Silence).unwrap();
@@ -37,8 +33,7 @@ fn the_fast_path_gives_the_books_numbers() {
         for (i, n) in [(0, 2)].into_iter().chain((2..ids.len()).map(|i| (i, 1))) {
             let step = decoding.step(&ids[i..i + n]);
             let last = i + n - 1;
-            logits =
-                logits.max(largest_difference(&step, &all[last * 51_864..(last + 1) * 51_864]));
+            logits = logits.max(max_abs_diff(&step, &all[last * 51_864..(last + 1) * 51_864]));
         }
         assert_eq!(t.words(&fast), t.words(&t.transcribe(&samples).unwrap()));
     }

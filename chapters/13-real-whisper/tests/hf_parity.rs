@@ -8,6 +8,7 @@ use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::mel::log_mel;
 
 use crate::real_model::transcriber;
+use support::max_abs_diff;
 
 /// How far the encoder's output may be from Hugging Face's. Both compute in `f32` from the same
 /// `f16` weights (each turned into `f32` exactly), so only the order of the sums differs, and
@@ -26,11 +27,6 @@ fn fixture() -> Vec<u8> {
 fn floats(file: &SafeTensors<'_>, name: &str) -> Vec<f32> {
     let t = file.tensor(name).unwrap();
     t.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect()
-}
-
-fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 #[test]
@@ -56,13 +52,12 @@ fn encoder_logits_and_tokens_equal_hugging_faces() {
             .flat_map(|p| audio_values[p * 384..(p + 1) * 384].to_vec())
             .collect();
         let hf = floats(&file, &format!("encoder.{}", clip.file));
-        encoder = encoder.max(largest_difference(&every_25th, &hf));
+        encoder = encoder.max(max_abs_diff(&every_25th, &hf));
         let ids: Vec<u32> = [50_257, 50_362].into_iter().chain(transcript.tokens.clone()).collect();
         let (all, _) = t.model.decode_all(&ids, &audio);
         let all = all.as_vec();
         let last = &all[(ids.len() - 1) * 51_864..];
-        logits =
-            logits.max(largest_difference(last, &floats(&file, &format!("logits.{}", clip.file))));
+        logits = logits.max(max_abs_diff(last, &floats(&file, &format!("logits.{}", clip.file))));
     }
     println!("largest differences: encoder {encoder:e}, logits {logits:e}");
     assert!(encoder <= ENCODER_TOLERANCE, "{encoder}");
