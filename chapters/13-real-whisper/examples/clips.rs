@@ -3,9 +3,12 @@
 
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::{files, Transcriber};
-use support::cli::or_exit;
+use support::cli::{args_or_exit, or_exit};
 
 fn main() {
+    if !args_or_exit().is_empty() {
+        or_exit::<(), _>(Err("usage: clips (no arguments)"));
+    }
     let files = files::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
     for clip in CLIPS {
