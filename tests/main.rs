@@ -10,6 +10,7 @@
 //! * `example_args`: every example reads its arguments through `support::cli`, and refuses one that
 //!   is not UTF-8 in one line with exit status 2.
 //! * `examples_named`: every cargo command in the text names a package and example that exist.
+//! * `gpu_runs`: the README's counts of the GPU kit's runs are the committed summaries'.
 //! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
 //! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
 //! * `notebooks`: committed clean; executed by Jupyter without an error (ignored).
@@ -18,6 +19,8 @@
 //! * `readme`: example names are unique across chapters.
 //! * `unsafe_code`: `unsafe` only in the vector modules (chapter 8's fast kernel, chapter 11's
 //!   decode path).
+//! * `vendor_gather`: the vendored dfdx's CUDA gather kernel's index arithmetic, compiled for the
+//!   host, reads the right rows past 151 tokens.
 //! * `widgets_measured`: the committed measurements of the live widgets cover every widget.
 //! * `wording`: the book stands on its own.
 //! * `worked_examples`: the book names every worked-example test, and every test it names exists.
@@ -27,12 +30,14 @@ mod browser;
 mod doctest_codes;
 mod example_args;
 mod examples_named;
+mod gpu_runs;
 mod layout;
 mod new_chapter;
 mod notebooks;
 mod outputs_current;
 mod readme;
 mod unsafe_code;
+mod vendor_gather;
 mod widgets_measured;
 mod wording;
 mod worked_examples;

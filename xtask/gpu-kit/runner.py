@@ -106,7 +106,7 @@ def data_root(manifest):
     if built.is_symlink() and built.resolve() == data.resolve():
         return built
     if built.exists():
-        missing = [d for d in manifest["data"] if not (built / d).is_dir()]
+        missing = [d for d in manifest["data"] if not (built / d).exists()]
         if missing:
             fail(f"{built} exists but lacks {', '.join(missing)}: remove it or run where it is absent")
         return built

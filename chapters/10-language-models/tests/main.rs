@@ -5,6 +5,8 @@ mod cache;
 mod checkpoint;
 mod common;
 mod figures;
+#[cfg(feature = "cuda")]
+mod gpu_consistency;
 mod gqa;
 mod hf_parity;
 mod memory;

@@ -27,9 +27,15 @@ fn the_committed_reading_is_the_models() {
         (&now.duplicate, &committed.duplicate),
         (&now.induction, &committed.induction),
     ];
+    // the same on the CPU that wrote the file; on a GPU (`support::ON_GPU`: cuBLAS sums in
+    // another order) the shares of attention differed by 8.9e-7 at most on an H100
+    let tolerance = if support::ON_GPU { 1e-5 } else { 1e-9 };
     for (a, b) in pairs {
         let diff = a.values.iter().zip(&b.values).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
-        assert!(diff < 1e-9 && a.values.len() == 270, "measurements/heads.json is stale: {diff}");
+        assert!(
+            diff < tolerance && a.values.len() == 270,
+            "measurements/heads.json is stale: {diff}"
+        );
     }
 }
 

@@ -10,7 +10,11 @@ use support::max_abs_diff;
 /// within 5e-4, and the same tokens, which are faster-whisper's, and word times. The fast path
 /// sums in other orders and takes `exp` and `erf` from chapter 8's and chapter 12's polynomials
 /// (relative errors near 1e-7); through two convolutions and four blocks that came to 5.8e-4 at
-/// most, on outputs up to 12.8 in size (5e-5 of them), on a 2-core AMD EPYC with AVX-512.
+/// most, on outputs up to 12.8 in size (5e-5 of them), on a 2-core AMD EPYC with AVX-512. Built
+/// for a GPU (`support::ON_GPU`), the book's path runs on dfdx's CUDA kernels and cuBLAS, and
+/// the fast path on the GPU machine's processor: on an H100 with a 16-core Intel Xeon (AVX-512)
+/// the encoders differed by 1.05e-3 and 1.13e-3 in two runs (9e-5 of the largest output), the
+/// logits by 7.8e-5; there the encoder is allowed 2e-3.
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn the_fast_path_gives_the_books_numbers() {
@@ -38,5 +42,6 @@ fn the_fast_path_gives_the_books_numbers() {
         assert_eq!(t.words(&fast), t.words(&t.transcribe(&samples).unwrap()));
     }
     println!("largest differences from the book's path: encoder {encoder:e}, logits {logits:e}");
-    assert!(encoder <= 1e-3 && logits <= 5e-4, "{encoder} {logits}");
+    let encoder_tolerance = if support::ON_GPU { 2e-3 } else { 1e-3 };
+    assert!(encoder <= encoder_tolerance && logits <= 5e-4, "{encoder} {logits}");
 }

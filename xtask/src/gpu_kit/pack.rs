@@ -14,9 +14,11 @@ pub const PART_LIMIT: u64 = 60 * 1024 * 1024;
 
 /// The folders, relative to a chapter's crate, that its tests read at run time (through paths
 /// built from `CARGO_MANIFEST_DIR`, which point into the repository).
-const CHAPTER_DATA: [&str; 3] = ["fixtures", "weights", "measurements"];
+const CHAPTER_DATA: [&str; 4] = ["fixtures", "weights", "measurements", "audio"];
 /// The book's folders that tests compare with (figures) or read (chapter 9's explorer data).
 const BOOK_DATA: [&str; 2] = ["book/src/figures", "book/src/explorer"];
+/// Single files that tests read to check the numbers they quote: the README and the book's pages.
+const TEXT_DATA: [&str; 1] = ["README.md"];
 
 /// The runner, and PyTorch's side of the GPU timings: `(path in the repository, name in the kit)`.
 const SCRIPTS: [(&str, &str); 3] = [
@@ -110,6 +112,16 @@ fn copy_data(root: &Path, data: &Path) -> Result<Vec<String>> {
             copy_tree(&root.join(&rel), &data.join(&rel))?;
             copied.push(rel);
         }
+    }
+    let pages = files_under(&root.join("book/src"))?;
+    let pages = pages.iter().filter(|f| f.parent() == Some(&root.join("book/src")));
+    let pages = pages.filter(|f| f.extension().is_some_and(|e| e == "md"));
+    let mut files: Vec<String> = TEXT_DATA.iter().map(|s| s.to_string()).collect();
+    files.extend(pages.map(|f| f.strip_prefix(root).unwrap().to_string_lossy().into_owned()));
+    for rel in files {
+        std::fs::create_dir_all(data.join(&rel).parent().unwrap())?;
+        std::fs::copy(root.join(&rel), data.join(&rel)).with_context(|| rel.clone())?;
+        copied.push(rel);
     }
     copied.sort();
     Ok(copied)

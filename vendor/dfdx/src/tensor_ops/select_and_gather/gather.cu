@@ -22,6 +22,12 @@ __device__ unsigned int get_gathered_index(
     unsigned int elem_size = 1; // the size of each indexed element
     unsigned int inp_row_len = inp_dims[ax]; // the size of the indexed dimension in the input
     unsigned int out_row_len = idx_dims[ax]; // the size of the indexed dimension in the output
+    if (out_num_dims > inp_num_dims) {
+        // the whole index tensor replaces axis 0: nothing comes before it
+        for (unsigned int d = 1; d < idx_num_dims; d++) {
+            out_row_len *= idx_dims[d];
+        }
+    }
 
     for (unsigned int d = 0; d < inp_num_dims - ax - 1; d++) {
         unsigned int dim_idx = inp_num_dims - 1 - d;

@@ -1,0 +1,90 @@
+//! The README's account of the GPU kit's runs is what the committed runner summaries say
+//! (`xtask/gpu-kit/runs/<run>/summary.txt`, and `models-summary.txt` for the published models'
+//! tests): every count it quotes is recounted from those files.
+
+use workspace_tools::workspace_root;
+
+fn run_file(run: &str, file: &str) -> String {
+    let path = workspace_root().join("xtask/gpu-kit/runs").join(run).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `(passed, failed, ignored, binaries)` of every summary table in `text`, in order.
+fn tables(text: &str) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut binaries = 0;
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() >= 6 && cols[0].contains('.') && cols[1].parse::<usize>().is_ok() {
+            binaries += 1;
+        } else if cols.first() == Some(&"total") {
+            let n = |i: usize| cols[i].parse::<usize>().unwrap();
+            out.push((n(1), n(2), n(3), binaries));
+            binaries = 0;
+        }
+    }
+    out
+}
+
+/// `(passed, failed, ignored)` of one binary's row in a summary.
+fn row(text: &str, binary: &str) -> (usize, usize, usize) {
+    let line = text.lines().find(|l| l.starts_with(&format!("{binary} "))).unwrap();
+    let cols: Vec<usize> =
+        line.split_whitespace().skip(1).take(3).map(|c| c.parse().unwrap()).collect();
+    (cols[0], cols[1], cols[2])
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(workspace_root().join("README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_first_runs_counts_are_its_summary() {
+    let [(passed, failed, ignored, binaries)] =
+        tables(&run_file("2026-11-26-h100", "summary.txt"))[..]
+    else {
+        panic!("one table")
+    };
+    let said = format!(
+        "**{passed} tests passed, {failed} failed, {ignored} ignored** in {binaries} binaries"
+    );
+    assert_eq!(said, "**420 tests passed, 0 failed, 38 ignored** in 26 binaries");
+    assert!(readme().contains(&said));
+}
+
+#[test]
+fn the_second_runs_counts_are_its_summaries() {
+    let run = "2026-11-26-h100-c912705";
+    let [(passed, failed, ignored, binaries)] = tables(&run_file(run, "summary.txt"))[..] else {
+        panic!("one table")
+    };
+    let said = format!(
+        "**{passed} tests passed, {failed} failed, {ignored} ignored** in {binaries} binaries"
+    );
+    assert_eq!(said, "**439 tests passed, 0 failed, 49 ignored** in 28 binaries");
+    let models = run_file(run, "models-summary.txt");
+    let count = |binary: &str| {
+        let (p, f, i) = row(&models, binary);
+        assert_eq!(i, 0, "{binary}: run with --include-ignored");
+        (p, p + f)
+    };
+    let (bert, whisper, llm) = (
+        count("ch12-real-bert.tests"),
+        count("ch13-real-whisper.tests"),
+        count("ch11-real-llm.tests"),
+    );
+    assert_eq!((bert, whisper, llm), ((49, 49), (25, 26), (58, 60)));
+    let text = readme();
+    assert!(text.contains(&said), "{said}");
+    for sentence in [
+        format!("chapter 12's {} all passed", bert.0),
+        format!("chapter 13's {} of {}", whisper.0, whisper.1),
+        format!("chapter 11's {} of {} passed", llm.0, llm.1),
+    ] {
+        assert!(text.contains(&sentence), "{sentence}");
+    }
+}
