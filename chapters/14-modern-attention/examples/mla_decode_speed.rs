@@ -1,0 +1,28 @@
+//! One decoding step of one layer of multi-head latent attention at DeepSeek-V2-Lite's sizes,
+//! over caches of 2,048, 8,192 and 32,768 tokens: the plain form (keys and values expanded from
+//! the latents at every step) against the absorbed form, 7 rounds alternating. `--json` prints
+//! the run as `measurements/mla_decode/<machine>.json` keeps it.
+//!
+//! `cargo run --release -p ch14-modern-attention --example mla_decode_speed [-- --json]`
+
+use ch14_modern_attention::mla::decode_speed::{Run, TOKENS};
+use ch14_modern_attention::mla::speed::{lite_layer, time_steps};
+
+fn main() {
+    let json = support::cli::flag_or_exit("--json", "usage: mla_decode_speed [--json]");
+    let dev = support::seeded_device(0);
+    let layer = lite_layer(&dev);
+    let folded = layer.absorb();
+    let rows = TOKENS.iter().map(|&n| time_steps(&layer, &folded, n, 7)).collect();
+    let run = Run { machine: support::machine::describe(), threads: rayon_threads(), rows };
+    if json {
+        println!("{}", run.to_json());
+    } else {
+        print!("{}", run.table());
+    }
+}
+
+/// The threads dfdx's matrix products use (its `gemm` takes them from rayon's pool).
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -1,0 +1,44 @@
+//! The chapter's figures, built from the same functions the text runs. `cargo xtask figures`
+//! writes them into the book (`book/src/figures/`); the notebook shows them inline.
+
+use support::{BarChart, LineChart, Svg};
+
+use crate::cache_cost::PUBLISHED;
+use crate::mla::decode_speed;
+
+/// KiB of cache per token: every layer keeping every token, and after 32,768 tokens.
+pub fn kv_cache() -> BarChart {
+    let names: Vec<&str> = PUBLISHED.iter().map(|m| m.name).collect();
+    let kib = |b: usize| b as f32 / 1024.0;
+    BarChart::new("KV cache per token of five published models (bfloat16)", &names)
+        .series(
+            "every layer keeps every token",
+            PUBLISHED.iter().map(|m| kib(m.bytes_per_token_unwindowed())).collect(),
+        )
+        .series(
+            "after 32,768 tokens",
+            PUBLISHED.iter().map(|m| kib(m.cache_bytes(32_768) / 32_768)).collect(),
+        )
+        .y_desc("KiB per token")
+}
+
+/// One decoding step of one layer at DeepSeek-V2-Lite's sizes, both forms, from the committed run.
+pub fn mla_decode() -> LineChart {
+    let run = decode_speed::committed();
+    let line = |pick: fn(&decode_speed::Row) -> f64| {
+        run.rows.iter().map(|t| (t.tokens as f32, pick(t) as f32)).collect::<Vec<_>>()
+    };
+    LineChart::new(
+        "One decoding step of one MLA layer (DeepSeek-V2-Lite's sizes)",
+        "tokens in the cache",
+        "milliseconds (median)",
+    )
+    .log_log()
+    .line("keys and values expanded", line(|t| t.expanded_median_ms()))
+    .line("absorbed", line(|t| t.absorbed_median_ms()))
+}
+
+/// Every figure of the chapter with its file name.
+pub fn all() -> Vec<(&'static str, Svg)> {
+    vec![("ch14-kv-cache.svg", kv_cache().to_svg()), ("ch14-mla-decode.svg", mla_decode().to_svg())]
+}

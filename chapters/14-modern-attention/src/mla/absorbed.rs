@@ -1,0 +1,78 @@
+//! The absorbed form of multi-head latent attention: no head's keys or values are ever expanded.
+//!
+//! Head `h`'s score is `q_h · k_h = (c_q W^UQ_h) · (c W^UK_h) + q_rot_h · k_rot`, and the first
+//! term equals `c_q (W^UQ_h W^UK_h^T) · c`: the key's expansion folds into the query's, once, at
+//! load time, and the query meets the cached latent `c` directly. Likewise the output
+//! `Σ_s p_s (c_s W^UV_h) W^O_h = (Σ_s p_s c_s) (W^UV_h W^O_h)`: the weighted latents go through
+//! one folded matrix per head. Attention then reads only what the cache holds,
+//! `KV_RANK + ROPE` numbers per token, whatever the number of heads.
+
+use std::ops::Range;
+
+use dfdx::prelude::*;
+
+use super::attention::{
+    causal_softmax, dots_shared, each_head, mix_shared, per_head, HeadMatrices, LatentAttention,
+    Latents, Rows,
+};
+
+/// The folded matrices of one layer: `W^UQ_h W^UK_h^T` and `W^UV_h W^O_h` for every head.
+#[derive(Clone, Debug)]
+pub struct Absorbed<
+    const HIDDEN: usize,
+    const HEADS: usize,
+    const Q_RANK: usize,
+    const KV_RANK: usize,
+    Dev: Device<f32>,
+> {
+    /// `(HEADS, Q_RANK, KV_RANK)`: a compressed query to a query in the latent's space.
+    pub q_to_latent: HeadMatrices<HEADS, Q_RANK, KV_RANK, Dev>,
+    /// `(HEADS, KV_RANK, HIDDEN)`: a weighted latent to the head's share of the output.
+    pub latent_to_out: HeadMatrices<HEADS, KV_RANK, HIDDEN, Dev>,
+}
+
+impl<
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const Q_RANK: usize,
+        const KV_RANK: usize,
+        const NOPE: usize,
+        const ROPE: usize,
+        const V: usize,
+        Dev: Device<f32>,
+    > LatentAttention<HIDDEN, HEADS, Q_RANK, KV_RANK, NOPE, ROPE, V, Dev>
+{
+    /// Folds `W^UK` into the query's expansion and `W^UV` into the output's.
+    // ANCHOR: absorb
+    pub fn absorb(&self) -> Absorbed<HIDDEN, HEADS, Q_RANK, KV_RANK, Dev> {
+        let k_up_t = self.k_up.clone().permute::<_, Axes3<0, 2, 1>>(); // (H, NOPE, KV_RANK)
+        Absorbed {
+            q_to_latent: self.q_up.clone().matmul(k_up_t),
+            latent_to_out: self.v_up.clone().matmul(self.o.clone()),
+        }
+    }
+    // ANCHOR_END: absorb
+
+    /// Attention straight over the latents: the queries of `x` (the first at position
+    /// `queries.start`) against the `held` latents at positions `keys`.
+    // ANCHOR: absorbed
+    pub fn attend_absorbed(
+        &self,
+        folded: &Absorbed<HIDDEN, HEADS, Q_RANK, KV_RANK, Dev>,
+        x: &Rows<HIDDEN, Dev>,
+        held: &Latents<KV_RANK, ROPE, Dev>,
+        queries: Range<usize>,
+        keys: Range<usize>,
+    ) -> Rows<HIDDEN, Dev> {
+        let c_q = self.query_latent(x);
+        let q_rot = self.rope.apply(per_head(c_q.clone(), &self.q_rope), queries.start);
+        // each head's query in the latent's space, (b, H, s, KV_RANK); every head meets the
+        // same latents, so the heads are the rows of one product
+        let q_latent = per_head(c_q, &folded.q_to_latent);
+        let scores = dots_shared(q_latent, &held.latent) + dots_shared(q_rot, &held.k_rot);
+        let weights = causal_softmax(scores * self.scale(), queries, keys);
+        let mixed = mix_shared(weights, &held.latent); // (b, H, s, KV_RANK)
+        each_head(mixed, &folded.latent_to_out).sum::<_, Axis<1>>()
+    }
+    // ANCHOR_END: absorbed
+}

@@ -1,0 +1,44 @@
+//! The committed decoding-speed run (`measurements/mla_decode.json`) and the page's numbers.
+
+use ch14_modern_attention::mla::decode_speed::{committed, ratio, TOKENS};
+use ch14_modern_attention::mla::speed::{HEADS, KV_RANK, NOPE, ROPE, V};
+
+#[test]
+fn the_committed_run_has_every_length_and_round() {
+    let run = committed();
+    assert!(run.machine.contains("cores"), "{}", run.machine);
+    let tokens: Vec<usize> = run.rows.iter().map(|r| r.tokens).collect();
+    assert_eq!(tokens, TOKENS);
+    for r in &run.rows {
+        assert_eq!((r.expanded_ms.len(), r.absorbed_ms.len()), (7, 7));
+        // the page: the two forms agree within 4e-7
+        assert!(r.difference < 4e-7, "{}: the two forms differ by {}", r.tokens, r.difference);
+    }
+}
+
+/// The goal (at least 2x at 8,192 tokens) and the page's ratios, from the file.
+#[test]
+fn the_pages_ratios() {
+    let run = committed();
+    let shown = |x: f64| (x * 10.0).round() / 10.0;
+    let r: Vec<(f64, f64, f64)> = run
+        .rows
+        .iter()
+        .map(ratio)
+        .map(|s| (shown(s.median), shown(s.slowest), shown(s.best)))
+        .collect();
+    assert!(r[1].0 >= 2.0, "the goal: {r:?}");
+    assert_eq!(r[1], (17.0, 15.7, 24.5));
+    assert_eq!((r[0].0, r[2].0), (5.9, 29.9));
+}
+
+/// Multiply-adds per cached token and step: the expansion against the absorbed form's scores and
+/// mixing, at DeepSeek-V2-Lite's sizes.
+#[test]
+fn the_pages_counts() {
+    let expanded = KV_RANK * HEADS * (NOPE + V);
+    let absorbed = HEADS * (KV_RANK + ROPE) + HEADS * KV_RANK;
+    assert_eq!((expanded, absorbed), (2_097_152, 17_408));
+    assert_eq!(expanded / absorbed, 120);
+    assert_eq!((KV_RANK + ROPE) * 4, 2304);
+}

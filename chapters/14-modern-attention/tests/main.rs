@@ -1,0 +1,8 @@
+//! ch14-modern-attention's integration tests, in one binary (one link of dfdx instead of one per file).
+//! `cargo test -p ch14-modern-attention` runs them all; `cargo test -p ch14-modern-attention MODULE::` runs one file's.
+
+mod cache_cost;
+mod decode_speed;
+mod figures;
+mod mla;
+mod worked_examples;
