@@ -1,8 +1,11 @@
 //! Chapter 14: Attention since 2024. Multi-head latent attention (DeepSeek-AI 2024) in its plain
 //! and absorbed forms on chapter 10's parts, pinned to Hugging Face's `DeepseekV3ForCausalLM`;
-//! what the KV caches of published models cost; how fast each form decodes.
+//! what the KV caches of published models cost; how fast each form decodes. QK-norm (Qwen3,
+//! OLMo 2) on chapter 10's grouped-query attention, pinned to `Qwen3ForCausalLM` and
+//! `Olmo2ForCausalLM`.
 
 pub mod cache_cost;
 pub mod config;
 pub mod figures;
 pub mod mla;
+pub mod qk_norm;

@@ -5,4 +5,5 @@ mod cache_cost;
 mod decode_speed;
 mod figures;
 mod mla;
+mod qk_norm;
 mod worked_examples;
