@@ -7,5 +7,6 @@
 pub mod cache_cost;
 pub mod config;
 pub mod figures;
+pub mod hf;
 pub mod mla;
 pub mod qk_norm;

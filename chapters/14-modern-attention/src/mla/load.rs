@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use ch10_language_models::{RmsNorm, Rope, RopeLayout, SwiGlu};
+use ch10_language_models::{Rope, RopeLayout};
 use ch12_real_bert::load::Entries;
-use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
 
-use super::attention::{HeadMatrices, LatentAttention, Weight};
+use super::attention::{HeadMatrices, LatentAttention};
 use super::model::{LatentBlock, LatentLm};
+use crate::hf::Reader;
 
 /// DeepSeek's attention norms (`q_a_layernorm`, `kv_a_layernorm`) keep RMSNorm's default
 /// epsilon whatever the configuration's `rms_norm_eps`.
@@ -48,36 +48,12 @@ pub fn head_columns(w: &[f32], outputs: usize, heads: usize, v: usize) -> Vec<f3
     out
 }
 
-struct Reader<'a, Dev> {
-    entries: &'a mut Entries,
-    dev: Dev,
-}
-
-impl<Dev: Device<f32>> Reader<'_, Dev> {
-    fn weight<const O: usize, const I: usize>(
-        &mut self,
-        name: &str,
-    ) -> Result<Weight<O, I, Dev>, String> {
-        Ok(self.dev.tensor_from_vec(self.entries.take(name, &[O, I])?, (Const::<O>, Const::<I>)))
-    }
-
-    fn norm<const N: usize>(
-        &mut self,
-        name: &str,
-        eps: f64,
-    ) -> Result<RmsNorm<N, f32, Dev>, String> {
-        let mut norm = RmsNorm::new(&self.dev);
-        norm.weight = self.dev.tensor_from_vec(self.entries.take(name, &[N])?, (Const::<N>,));
-        norm.eps = eps;
-        Ok(norm)
-    }
-
-    fn heads<const H: usize, const I: usize, const O: usize>(
-        &self,
-        values: Vec<f32>,
-    ) -> HeadMatrices<H, I, O, Dev> {
-        self.dev.tensor_from_vec(values, (Const::<H>, Const::<I>, Const::<O>))
-    }
+/// Each head's matrices from a list of numbers laid out `(H, I, O)`.
+fn heads<const H: usize, const I: usize, const O: usize, Dev: Device<f32>>(
+    dev: &Dev,
+    values: Vec<f32>,
+) -> HeadMatrices<H, I, O, Dev> {
+    dev.tensor_from_vec(values, (Const::<H>, Const::<I>, Const::<O>))
 }
 
 impl<
@@ -118,10 +94,10 @@ impl<
                 r.entries.take(&format!("{a}.kv_b_proj.weight"), &[HEADS * (NOPE + V), KV_RANK])?;
             let o = r.entries.take(&format!("{a}.o_proj.weight"), &[HIDDEN, HEADS * V])?;
             let attention = LatentAttention {
-                q_down: r.weight(&format!("{a}.q_a_proj.weight"))?,
+                q_down: r.matrix(&format!("{a}.q_a_proj.weight"))?,
                 q_norm: r.norm(&format!("{a}.q_a_layernorm.weight"), LATENT_NORM_EPS)?,
-                q_up: r.heads(head_rows(&q_b, Q_RANK, NOPE + ROPE, 0, NOPE)),
-                q_rope: r.heads(head_rows(&q_b, Q_RANK, NOPE + ROPE, NOPE, ROPE)),
+                q_up: heads(dev, head_rows(&q_b, Q_RANK, NOPE + ROPE, 0, NOPE)),
+                q_rope: heads(dev, head_rows(&q_b, Q_RANK, NOPE + ROPE, NOPE, ROPE)),
                 kv_down: dev.tensor_from_vec(
                     kv_a[..KV_RANK * HIDDEN].to_vec(),
                     (Const::<KV_RANK>, Const::<HIDDEN>),
@@ -131,15 +107,12 @@ impl<
                     kv_a[KV_RANK * HIDDEN..].to_vec(),
                     (Const::<ROPE>, Const::<HIDDEN>),
                 ),
-                k_up: r.heads(head_rows(&kv_b, KV_RANK, NOPE + V, 0, NOPE)),
-                v_up: r.heads(head_rows(&kv_b, KV_RANK, NOPE + V, NOPE, V)),
-                o: r.heads(head_columns(&o, HIDDEN, HEADS, V)),
+                k_up: heads(dev, head_rows(&kv_b, KV_RANK, NOPE + V, 0, NOPE)),
+                v_up: heads(dev, head_rows(&kv_b, KV_RANK, NOPE + V, NOPE, V)),
+                o: heads(dev, head_columns(&o, HIDDEN, HEADS, V)),
                 rope: Rope::new(theta, RopeLayout::Interleaved),
             };
-            let mut mlp: SwiGlu<HIDDEN, INTERMEDIATE, f32, Dev> = BuildModule::build(dev);
-            mlp.gate_proj.weight = r.weight(&format!("{p}.mlp.gate_proj.weight"))?;
-            mlp.up_proj.weight = r.weight(&format!("{p}.mlp.up_proj.weight"))?;
-            mlp.down_proj.weight = r.weight(&format!("{p}.mlp.down_proj.weight"))?;
+            let mlp = r.swiglu(&format!("{p}.mlp"))?;
             blocks.push(LatentBlock {
                 input_norm: r.norm(&format!("{p}.input_layernorm.weight"), eps)?,
                 absorbed: attention.absorb(),
@@ -149,10 +122,10 @@ impl<
             });
         }
         let model = LatentLm {
-            embed: r.weight("model.embed_tokens.weight")?,
+            embed: r.matrix("model.embed_tokens.weight")?,
             blocks,
             norm: r.norm("model.norm.weight", eps)?,
-            lm_head: r.weight("lm_head.weight")?,
+            lm_head: r.matrix("lm_head.weight")?,
         };
         entries.finish()?;
         Ok(model)

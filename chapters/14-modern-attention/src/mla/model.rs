@@ -78,15 +78,9 @@ impl<
         Dev: Device<f32>,
     > LatentLm<VOCAB, HIDDEN, HEADS, Q_RANK, KV_RANK, NOPE, ROPE, V, INTERMEDIATE, Dev>
 {
-    fn embed(&self, ids: &[usize]) -> Rows<HIDDEN, Dev> {
-        assert!(ids.iter().all(|&t| t < VOCAB), "a token id is not below {VOCAB}");
-        let dev = self.embed.device().clone();
-        self.embed.clone().gather(dev.tensor_from_vec(ids.to_vec(), (1usize, ids.len())))
-    }
-
     /// One sequence, whole and causal, in the plain form.
     pub fn forward(&self, ids: &[usize]) -> Pass<VOCAB, HIDDEN, HEADS, Dev> {
-        let mut x = self.embed(ids);
+        let mut x = crate::hf::embed(&self.embed, ids);
         let mut weights = Vec::with_capacity(self.blocks.len());
         for block in &self.blocks {
             let (a, w) = block.attention.forward(&block.input_norm.forward(x.clone()));
@@ -111,7 +105,7 @@ impl<
         form: Form,
     ) -> Rows<VOCAB, Dev> {
         assert_eq!(cache.len(), self.blocks.len(), "one LatentCache per block");
-        let mut x = self.embed(new);
+        let mut x = crate::hf::embed(&self.embed, new);
         for (block, layer) in self.blocks.iter().zip(cache.iter_mut()) {
             let start = layer.len();
             let (queries, keys) = (start..start + new.len(), 0..start + new.len());

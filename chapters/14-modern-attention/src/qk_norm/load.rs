@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
-use ch10_language_models::{GroupedQueryAttention, RmsNorm, Rope, RopeLayout, SwiGlu};
+use ch10_language_models::{GroupedQueryAttention, Rope, RopeLayout};
 use ch12_real_bert::load::Entries;
-use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
+
+use crate::hf::Reader;
 
 use super::model::{NormedAttention, NormedBlock, NormedLm, Placement, QkNorms};
 
@@ -17,28 +18,6 @@ pub enum Family {
     Qwen3,
     /// `Olmo2ForCausalLM`: full-width QK-norm, norms on the sublayers' outputs.
     Olmo2,
-}
-
-struct Reader<'a, Dev> {
-    entries: &'a mut Entries,
-    dev: Dev,
-    eps: f64,
-}
-
-impl<Dev: Device<f32>> Reader<'_, Dev> {
-    fn matrix<const O: usize, const I: usize>(
-        &mut self,
-        name: &str,
-    ) -> Result<Tensor<(Const<O>, Const<I>), f32, Dev>, String> {
-        Ok(self.dev.tensor_from_vec(self.entries.take(name, &[O, I])?, (Const::<O>, Const::<I>)))
-    }
-
-    fn norm<const N: usize>(&mut self, name: &str) -> Result<RmsNorm<N, f32, Dev>, String> {
-        let mut norm = RmsNorm::new(&self.dev);
-        norm.weight = self.dev.tensor_from_vec(self.entries.take(name, &[N])?, (Const::<N>,));
-        norm.eps = self.eps;
-        Ok(norm)
-    }
 }
 
 impl<
@@ -62,7 +41,7 @@ impl<
         theta: f64,
     ) -> Result<Self, String> {
         let mut entries = Entries::read(path)?;
-        let mut r = Reader { entries: &mut entries, dev: dev.clone(), eps };
+        let mut r = Reader { entries: &mut entries, dev: dev.clone() };
         let mut blocks = Vec::with_capacity(layers);
         for i in 0..layers {
             let p = format!("model.layers.{i}");
@@ -82,22 +61,19 @@ impl<
             let (q, k) =
                 (format!("{p}.self_attn.q_norm.weight"), format!("{p}.self_attn.k_norm.weight"));
             let norms = match family {
-                Family::Qwen3 => QkNorms::PerHead { q: r.norm(&q)?, k: r.norm(&k)? },
-                Family::Olmo2 => QkNorms::FullWidth { q: r.norm(&q)?, k: r.norm(&k)? },
+                Family::Qwen3 => QkNorms::PerHead { q: r.norm(&q, eps)?, k: r.norm(&k, eps)? },
+                Family::Olmo2 => QkNorms::FullWidth { q: r.norm(&q, eps)?, k: r.norm(&k, eps)? },
             };
-            let mut mlp: SwiGlu<HIDDEN, INTERMEDIATE, f32, Dev> = BuildModule::build(dev);
-            mlp.gate_proj.weight = r.matrix(&format!("{p}.mlp.gate_proj.weight"))?;
-            mlp.up_proj.weight = r.matrix(&format!("{p}.mlp.up_proj.weight"))?;
-            mlp.down_proj.weight = r.matrix(&format!("{p}.mlp.down_proj.weight"))?;
+            let mlp = r.swiglu(&format!("{p}.mlp"))?;
             let (attention_norm, mlp_norm, placement) = match family {
                 Family::Qwen3 => (
-                    r.norm(&format!("{p}.input_layernorm.weight"))?,
-                    r.norm(&format!("{p}.post_attention_layernorm.weight"))?,
+                    r.norm(&format!("{p}.input_layernorm.weight"), eps)?,
+                    r.norm(&format!("{p}.post_attention_layernorm.weight"), eps)?,
                     Placement::Input,
                 ),
                 Family::Olmo2 => (
-                    r.norm(&format!("{p}.post_attention_layernorm.weight"))?,
-                    r.norm(&format!("{p}.post_feedforward_layernorm.weight"))?,
+                    r.norm(&format!("{p}.post_attention_layernorm.weight"), eps)?,
+                    r.norm(&format!("{p}.post_feedforward_layernorm.weight"), eps)?,
                     Placement::Output,
                 ),
             };
@@ -107,7 +83,7 @@ impl<
         let model = NormedLm {
             embed: r.matrix("model.embed_tokens.weight")?,
             blocks,
-            norm: r.norm("model.norm.weight")?,
+            norm: r.norm("model.norm.weight", eps)?,
             lm_head: r.matrix("lm_head.weight")?,
             rope: Rope::new(theta, RopeLayout::HalfSplit),
         };

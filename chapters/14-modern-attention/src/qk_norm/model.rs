@@ -160,12 +160,6 @@ impl<
         Dev: Device<f32>,
     > NormedLm<VOCAB, HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, INTERMEDIATE, Dev>
 {
-    fn embed(&self, ids: &[usize]) -> Tokens<HIDDEN, Dev> {
-        assert!(ids.iter().all(|&t| t < VOCAB), "a token id is not below {VOCAB}");
-        let dev = self.embed.device().clone();
-        self.embed.clone().gather(dev.tensor_from_vec(ids.to_vec(), (1usize, ids.len())))
-    }
-
     /// `x + f(norm(x))` or `x + norm(f(x))`.
     fn sublayer(
         placement: Placement,
@@ -186,7 +180,7 @@ impl<
         ids: &[usize],
         mut cache: Option<&mut KvCache<KV_HEADS, HEAD_DIM, Dev>>,
     ) -> NormedPass<VOCAB, HIDDEN, HEADS, Dev> {
-        let mut x = self.embed(ids);
+        let mut x = crate::hf::embed(&self.embed, ids);
         let mut weights = Vec::with_capacity(self.blocks.len());
         for (i, block) in self.blocks.iter().enumerate() {
             let mut w = None;
