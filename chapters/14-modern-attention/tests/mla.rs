@@ -70,7 +70,11 @@ fn the_pages_differences() {
     let all =
         [d.logits, d.hidden, d.weights, d.cached_expanded, d.cached_absorbed, d.latent, d.k_rot];
     assert!(all.iter().all(|&x| x < 4e-6), "{all:?}");
-    assert_eq!(format!("{:.1e}", d.cached_absorbed), "3.7e-6");
+    // the printed digits are the CPU's; on a GPU (`support::ON_GPU`) cuBLAS sums in another
+    // order, and only the bound above is the page's claim there
+    if !support::ON_GPU {
+        assert_eq!(format!("{:.1e}", d.cached_absorbed), "3.7e-6");
+    }
 }
 
 /// At DeepSeek-V2-Lite's sizes the cache holds exactly `(512 + 64) × 4` bytes per token and

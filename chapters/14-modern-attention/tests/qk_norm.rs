@@ -52,8 +52,12 @@ fn the_pages_differences() {
     for d in [q, o] {
         assert!([d.logits, d.hidden, d.weights, d.cached].iter().all(|&x| x < 6e-6), "{d:?}");
     }
-    assert_eq!(
-        (format!("{:.1e}", q.logits), format!("{:.1e}", q.cached)),
-        ("5.5e-6".into(), "5.5e-6".into())
-    );
+    // the printed digits are the CPU's; an H100 gave 5.2e-6 and 3.8e-6 (cuBLAS sums in another
+    // order, `support::ON_GPU`), under the same bound
+    if !support::ON_GPU {
+        assert_eq!(
+            (format!("{:.1e}", q.logits), format!("{:.1e}", q.cached)),
+            ("5.5e-6".into(), "5.5e-6".into())
+        );
+    }
 }

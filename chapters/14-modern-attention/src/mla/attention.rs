@@ -81,23 +81,29 @@ pub fn linear<const I: usize, const O: usize, Dev: Device<f32>>(
 }
 
 /// Every head's product of the same rows with its own matrix: `(b, s, I)` by `(H, I, O)` gives
-/// `(b, H, s, O)`.
+/// `(b, H, s, O)`. The heads' matrices stand side by side as one `(I, H·O)` matrix, so this is
+/// one product of the rows (a batch of real matrices: dfdx's CUDA products refuse a batch
+/// broadcast with stride 0).
 pub fn per_head<const H: usize, const I: usize, const O: usize, Dev: Device<f32>>(
     x: Rows<I, Dev>,
     w: &HeadMatrices<H, I, O, Dev>,
 ) -> PerHead<H, O, Dev> {
     let (b, s, _) = *x.shape();
-    let x = x.broadcast_like::<_, Axis<1>>(&(b, Const::<H>, s, Const::<I>));
-    x.matmul(w.clone().broadcast_like::<_, Axis<0>>(&(b, Const::<H>, Const::<I>, Const::<O>)))
+    let side_by_side = w.clone().permute::<_, Axes3<1, 0, 2>>().reshape_like(&(Const::<I>, H * O));
+    let all = x.matmul(side_by_side).reshape_like(&(b, s, Const::<H>, Const::<O>));
+    all.permute::<_, Axes4<0, 2, 1, 3>>()
 }
 
-/// Every head's own vectors by its own matrix: `(b, H, s, I)` by `(H, I, O)` gives `(b, H, s, O)`.
+/// Every head's own vectors by its own matrix: `(b, H, s, I)` by `(H, I, O)` gives `(b, H, s, O)`,
+/// as one product batched over the heads (each head's `b·s` rows by its matrix).
 pub fn each_head<const H: usize, const I: usize, const O: usize, Dev: Device<f32>>(
     x: PerHead<H, I, Dev>,
     w: &HeadMatrices<H, I, O, Dev>,
 ) -> PerHead<H, O, Dev> {
-    let b = x.shape().0;
-    x.matmul(w.clone().broadcast_like::<_, Axis<0>>(&(b, Const::<H>, Const::<I>, Const::<O>)))
+    let (b, _, s, _) = *x.shape();
+    let rows = x.permute::<_, Axes4<1, 0, 2, 3>>().reshape_like(&(Const::<H>, b * s, Const::<I>));
+    let out = rows.matmul(w.clone()).reshape_like(&(Const::<H>, b, s, Const::<O>));
+    out.permute::<_, Axes4<1, 0, 2, 3>>()
 }
 
 /// `q k^T` for every head: `(b, H, sq, W)` by `(b, H, sk, W)` gives `(b, H, sq, sk)`.
