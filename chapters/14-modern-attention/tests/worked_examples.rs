@@ -1,6 +1,6 @@
 //! The worked examples of chapter 14, with every number its page shows.
 
-use ch14_modern_attention::mla::attention::{dots, per_head};
+use ch14_modern_attention::mla::attention::{dots, dots_shared, each_head, per_head};
 use dfdx::prelude::*;
 
 /// A latent `c = [1, 2]`, one head whose key expansion `W^UK` has rows `[1, 0]` and `[1, 1]`,
@@ -18,8 +18,8 @@ fn worked_example_absorbed_score() {
     assert_eq!(dots(q.clone(), k).as_vec(), [5.0]);
     // absorbed: the query through W^UK^T's transpose, W^UK, then straight against the latent
     let w_uk = dev.tensor([[[1.0f32, 0.0], [1.0, 1.0]]]);
-    let q_latent = q.matmul(w_uk.broadcast_like::<_, Axis<0>>(&(1usize, Const, Const, Const)));
+    let q_latent = each_head(q, &w_uk);
     assert_eq!(q_latent.as_vec(), [3.0, 1.0]);
-    let c = c.broadcast_like::<_, Axis<1>>(&(1usize, Const::<1>, 1usize, Const::<2>));
-    assert_eq!(dots(q_latent, c).as_vec(), [5.0]);
+    // every head's query against the one latent the heads share
+    assert_eq!(dots_shared(q_latent, &c).as_vec(), [5.0]);
 }
