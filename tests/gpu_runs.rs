@@ -88,3 +88,32 @@ fn the_second_runs_counts_are_its_summaries() {
         assert!(text.contains(&sentence), "{sentence}");
     }
 }
+
+#[test]
+fn the_third_runs_counts_are_its_summaries() {
+    let run = "2026-11-27-h100-4a421ea";
+    let text = readme();
+    let [(passed, failed, ignored, binaries)] = tables(&run_file(run, "summary.txt"))[..] else {
+        panic!("one table")
+    };
+    let said = format!(
+        "**{passed} tests passed, {failed} failed, {ignored} ignored** in {binaries} binaries"
+    );
+    assert_eq!(said, "**456 tests passed, 2 failed, 50 ignored** in 30 binaries");
+    assert!(text.contains(&said), "{said}");
+    // the first run of that session: chapter 14's four failures
+    let first = run_file(run, "summary-2f283af.txt");
+    assert_eq!(row(&first, "ch14-modern-attention.tests"), (12, 4, 1));
+    // the corrected gather kernel: chapter 10's GPU checks and chapter 11 with its model
+    let consistency = run_file(run, "gpu-consistency.txt");
+    assert_eq!(row(&consistency, "ch10-language-models.tests"), (3, 0, 0));
+    assert!(text.contains("passed (3 of 3)"));
+    let (p, f, i) = row(&run_file(run, "models-summary.txt"), "ch11-real-llm.tests");
+    assert_eq!((p, f, i), (60, 0, 0));
+    assert!(text.contains(&format!("**{p} of {}**", p + f)));
+    // chapter 14 after its corrections
+    let ch14 = run_file(run, "ch14-h200.txt");
+    let (p, f, i) = row(&ch14, "ch14-modern-attention.tests");
+    assert_eq!((p, f, i), (16, 0, 1));
+    assert!(text.contains(&format!("**{p} of {}** ({i} ignored", p + f)));
+}
