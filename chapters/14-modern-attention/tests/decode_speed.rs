@@ -28,8 +28,16 @@ fn the_pages_ratios() {
         .map(|s| (shown(s.median), shown(s.slowest), shown(s.best)))
         .collect();
     assert!(r[1].0 >= 2.0, "the goal: {r:?}");
-    assert_eq!(r[1], (17.0, 15.7, 24.5));
-    assert_eq!((r[0].0, r[2].0), (5.9, 29.9));
+    assert_eq!(r[1], (18.6, 5.5, 24.0));
+    assert_eq!((r[0].0, r[2].0), (9.7, 32.9));
+    // the slowest round at 8,192 tokens: the absorbed step took 80.5 ms, against 13.7 to 35.8 ms
+    let absorbed = &run.rows[1].absorbed_ms;
+    let shown_ms = |x: f64| (x * 10.0).round() / 10.0;
+    let mut others: Vec<f64> =
+        absorbed.iter().copied().filter(|&t| t < 80.0).map(shown_ms).collect();
+    others.sort_by(f64::total_cmp);
+    assert_eq!(absorbed.iter().copied().map(shown_ms).fold(0.0, f64::max), 80.5);
+    assert_eq!((others[0], others[others.len() - 1], others.len()), (13.7, 35.8, 6));
 }
 
 /// Multiply-adds per cached token and step: the expansion against the absorbed form's scores and

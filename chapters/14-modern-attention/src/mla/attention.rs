@@ -81,21 +81,28 @@ pub fn linear<const I: usize, const O: usize, Dev: Device<f32>>(
 }
 
 /// Every head's product of the same rows with its own matrix: `(b, s, I)` by `(H, I, O)` gives
-/// `(b, H, s, O)`. The heads' matrices stand side by side as one `(I, H·O)` matrix, so this is
-/// one product of the rows (a batch of real matrices: dfdx's CUDA products refuse a batch
-/// broadcast with stride 0).
+/// `(b, H, s, O)`. dfdx's CUDA products refuse a batch broadcast with stride 0, so one side is
+/// copied, whichever is smaller: for a few rows (a decoding step) the rows go to every head
+/// ([`each_head`]); for many (a prompt, or keys expanded from the whole cache) the heads' matrices
+/// stand side by side as one `(I, H·O)` matrix and all rows take one product. Each number is the
+/// same dot product either way.
 pub fn per_head<const H: usize, const I: usize, const O: usize, Dev: Device<f32>>(
     x: Rows<I, Dev>,
     w: &HeadMatrices<H, I, O, Dev>,
 ) -> PerHead<H, O, Dev> {
     let (b, s, _) = *x.shape();
+    if b * s <= O {
+        return each_head(x.broadcast_like::<_, Axis<1>>(&(b, Const::<H>, s, Const::<I>)), w);
+    }
     let side_by_side = w.clone().permute::<_, Axes3<1, 0, 2>>().reshape_like(&(Const::<I>, H * O));
     let all = x.matmul(side_by_side).reshape_like(&(b, s, Const::<H>, Const::<O>));
     all.permute::<_, Axes4<0, 2, 1, 3>>()
 }
 
 /// Every head's own vectors by its own matrix: `(b, H, s, I)` by `(H, I, O)` gives `(b, H, s, O)`,
-/// as one product batched over the heads (each head's `b·s` rows by its matrix).
+/// as one product batched over the heads, each head's `b·s` rows by its matrix. The rows are
+/// copied into that order (the reshape copies what is broadcast or permuted); the matrices are
+/// used as they are, since dfdx's CUDA products refuse a batch broadcast with stride 0.
 pub fn each_head<const H: usize, const I: usize, const O: usize, Dev: Device<f32>>(
     x: PerHead<H, I, Dev>,
     w: &HeadMatrices<H, I, O, Dev>,
