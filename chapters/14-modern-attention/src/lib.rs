@@ -2,7 +2,8 @@
 //! and absorbed forms on chapter 10's parts, pinned to Hugging Face's `DeepseekV3ForCausalLM`;
 //! what the KV caches of published models cost; how fast each form decodes. QK-norm (Qwen3,
 //! OLMo 2) on chapter 10's grouped-query attention, pinned to `Qwen3ForCausalLM` and
-//! `Olmo2ForCausalLM`.
+//! `Olmo2ForCausalLM`. Learned sinks and
+//! alternating windows (gpt-oss) pinned to `GptOssAttention`.
 
 pub mod cache_cost;
 pub mod config;
@@ -10,3 +11,4 @@ pub mod figures;
 pub mod hf;
 pub mod mla;
 pub mod qk_norm;
+pub mod sinks;

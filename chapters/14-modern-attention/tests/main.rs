@@ -6,4 +6,5 @@ mod decode_speed;
 mod figures;
 mod mla;
 mod qk_norm;
+mod sinks;
 mod worked_examples;

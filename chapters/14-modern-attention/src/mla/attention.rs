@@ -152,11 +152,22 @@ pub fn causal_softmax<const H: usize, Dev: Device<f32>>(
     queries: Range<usize>,
     keys: Range<usize>,
 ) -> Weights<H, Dev> {
+    masked(scores, queries, keys, None).softmax::<Axis<3>>()
+}
+
+/// `scores` with every key a query may not see (a later one, or one `window` or more positions
+/// back) set to chapter 1's fill, ready for a softmax.
+pub fn masked<const H: usize, Dev: Device<f32>>(
+    scores: Weights<H, Dev>,
+    queries: Range<usize>,
+    keys: Range<usize>,
+    window: Option<usize>,
+) -> Weights<H, Dev> {
     let shape = *scores.shape();
     let dev = scores.device().clone();
-    let mask = broadcast_mask(positions_allowed(&dev, queries, keys, None), shape.0, Const::<H>);
+    let mask = broadcast_mask(positions_allowed(&dev, queries, keys, window), shape.0, Const::<H>);
     let fill = dev.tensor(DEFAULT_MASK_FILL).broadcast_like(&shape);
-    mask.choose(scores, fill).softmax::<Axis<3>>()
+    mask.choose(scores, fill)
 }
 
 impl<
