@@ -9,6 +9,7 @@ pub mod cache_cost;
 pub mod config;
 pub mod figures;
 pub mod hf;
+pub mod local_global;
 pub mod mla;
 pub mod qk_norm;
 pub mod sinks;
