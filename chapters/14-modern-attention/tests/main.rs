@@ -4,6 +4,7 @@
 mod cache_cost;
 mod decode_speed;
 mod figures;
+mod gated;
 mod local_global;
 mod mla;
 mod qk_norm;

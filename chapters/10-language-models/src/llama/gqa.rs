@@ -179,6 +179,20 @@ impl<
         keys: std::ops::Range<usize>,
         window: Option<usize>,
     ) -> (Tokens<HIDDEN, Dev, T>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
+        let (merged, weights) = self.attend_heads(q, k, v, queries, keys, window);
+        (self.o_proj.forward(merged), weights)
+    }
+
+    /// [`attend`](Self::attend) without `o_proj`: the heads' outputs side by side.
+    pub fn attend_heads<T: Tape<f32, Dev>>(
+        &self,
+        q: QueryHeads<HEADS, HEAD_DIM, Dev, T>,
+        k: QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+        v: QueryHeads<KV_HEADS, HEAD_DIM, Dev, T>,
+        queries: std::ops::Range<usize>,
+        keys: std::ops::Range<usize>,
+        window: Option<usize>,
+    ) -> (Tokens<HIDDEN, Dev, T>, Weights<usize, Const<HEADS>, usize, usize, Dev>) {
         let (b, _, n, _) = *q.shape();
         let dev = q.device().clone();
         let (k, v) = (
@@ -188,8 +202,7 @@ impl<
         let mask = positions_allowed(&dev, queries, keys, window);
         let mask = broadcast_mask(mask, b, Const::<HEADS>);
         let (heads, weights) = scaled_dot_product_attention(q, k, v, Some(&mask)); // chapter 1
-        let merged = heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, n, Const::<HIDDEN>));
-        (self.o_proj.forward(merged), weights)
+        (heads.permute::<_, Axes4<0, 2, 1, 3>>().reshape_like(&(b, n, Const::<HIDDEN>)), weights)
     }
     // ANCHOR_END: attend
 }
