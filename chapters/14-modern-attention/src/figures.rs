@@ -5,6 +5,7 @@ use support::{BarChart, LineChart, Svg};
 
 use crate::cache_cost::PUBLISHED;
 use crate::mla::decode_speed;
+use crate::variants;
 
 /// KiB of cache per token: every layer keeping every token, and after 32,768 tokens.
 pub fn kv_cache() -> BarChart {
@@ -38,7 +39,42 @@ pub fn mla_decode() -> LineChart {
     .line("absorbed", line(|t| t.absorbed_median_ms()))
 }
 
+/// The largest attention score on held-out text as each variant trains, from the committed runs.
+pub fn variant_scores() -> LineChart {
+    let runs = variants::report::committed();
+    let mut chart = LineChart::new(
+        "Largest attention score while training chapter 10's model",
+        "training step",
+        "largest q·k/sqrt(d)",
+    );
+    for r in &runs.runs {
+        chart = chart.line(variants::report::name(r.variant), r.series(|x| x.max_score));
+    }
+    chart
+}
+
+/// The first layer's mean weight on position 0 as each variant trains, beside an even spread.
+pub fn variant_first_weight() -> LineChart {
+    let runs = variants::report::committed();
+    let mut chart = LineChart::new(
+        "Weight on position 0 in layer 1 while training chapter 10's model",
+        "training step",
+        "mean weight on position 0",
+    );
+    for r in &runs.runs {
+        chart = chart.line(variants::report::name(r.variant), r.series(|x| x.first_weight[0]));
+    }
+    let even = variants::train::even_spread(runs.config.context, variants::train::SKIP_QUERIES);
+    let steps = [0.0, runs.config.steps as f32];
+    chart.line("an even spread", steps.iter().map(|&s| (s, even)).collect())
+}
+
 /// Every figure of the chapter with its file name.
 pub fn all() -> Vec<(&'static str, Svg)> {
-    vec![("ch14-kv-cache.svg", kv_cache().to_svg()), ("ch14-mla-decode.svg", mla_decode().to_svg())]
+    vec![
+        ("ch14-kv-cache.svg", kv_cache().to_svg()),
+        ("ch14-mla-decode.svg", mla_decode().to_svg()),
+        ("ch14-variant-scores.svg", variant_scores().to_svg()),
+        ("ch14-variant-first.svg", variant_first_weight().to_svg()),
+    ]
 }

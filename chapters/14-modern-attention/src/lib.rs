@@ -15,3 +15,4 @@ pub mod local_global;
 pub mod mla;
 pub mod qk_norm;
 pub mod sinks;
+pub mod variants;

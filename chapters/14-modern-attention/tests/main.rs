@@ -9,4 +9,5 @@ mod local_global;
 mod mla;
 mod qk_norm;
 mod sinks;
+mod variants;
 mod worked_examples;

@@ -45,11 +45,7 @@ impl<Dev: Device<f32>> Trainer<Dev> {
     /// One optimiser step on `batch` random windows. Returns the mean loss, nats per character.
     pub fn step(&mut self) -> f32 {
         let (b, n) = (self.config.batch_size, self.config.context);
-        let starts: Vec<usize> =
-            (0..b).map(|_| self.rng.gen_range(0..self.text.len() - n - 1)).collect();
-        let window = |s: usize, shift: usize| &self.text[s + shift..s + shift + n];
-        let inputs: Vec<usize> = starts.iter().flat_map(|&s| window(s, 0).to_vec()).collect();
-        let targets: Vec<usize> = starts.iter().flat_map(|&s| window(s, 1).to_vec()).collect();
+        let (inputs, targets) = random_windows(&mut self.rng, &self.text, b, n);
 
         self.optimizer.cfg.lr = self.config.lr_at(self.step);
         let grads = self.grads.take().unwrap_or_else(|| self.model.alloc_grads());
@@ -64,8 +60,23 @@ impl<Dev: Device<f32>> Trainer<Dev> {
     // ANCHOR_END: step
 }
 
+/// `b` windows of `n` ids at random places in `text`, and the same windows one id later (the
+/// targets), each flattened.
+pub fn random_windows(
+    rng: &mut StdRng,
+    text: &[usize],
+    b: usize,
+    n: usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let starts: Vec<usize> = (0..b).map(|_| rng.gen_range(0..text.len() - n - 1)).collect();
+    let window = |s: usize, shift: usize| &text[s + shift..s + shift + n];
+    let inputs: Vec<usize> = starts.iter().flat_map(|&s| window(s, 0).to_vec()).collect();
+    let targets: Vec<usize> = starts.iter().flat_map(|&s| window(s, 1).to_vec()).collect();
+    (inputs, targets)
+}
+
 /// `(b, n, VOCAB)` one-hot rows of `ids`.
-fn one_hot<Dev: Device<f32>>(
+pub fn one_hot<Dev: Device<f32>>(
     dev: &Dev,
     ids: &[usize],
     (b, n): (usize, usize),

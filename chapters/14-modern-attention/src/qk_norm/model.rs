@@ -34,10 +34,10 @@ pub enum Placement {
 }
 
 /// RMSNorm over the last axis of every head's vectors.
-fn norm_heads<const H: usize, const D: usize, Dev: Device<f32>>(
+pub fn norm_heads<const H: usize, const D: usize, Dev: Device<f32>, T: Tape<f32, Dev>>(
     norm: &RmsNorm<D, f32, Dev>,
-    x: QueryHeads<H, D, Dev, NoneTape>,
-) -> QueryHeads<H, D, Dev, NoneTape> {
+    x: QueryHeads<H, D, Dev, T>,
+) -> QueryHeads<H, D, Dev, T> {
     let (b, _, s, _) = *x.shape();
     let rows = x.reshape_like(&(b, H * s, Const::<D>));
     norm.forward(rows).reshape_like(&(b, Const::<H>, s, Const::<D>))
