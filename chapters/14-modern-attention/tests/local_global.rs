@@ -63,3 +63,34 @@ fn the_pages_gemma3_numbers() {
         assert!(all.iter().all(|&x| x <= d.cached), "{all:?}");
     }
 }
+
+/// The committed run of `rolling_cache_speed` and the page's numbers from it: 32,767 keys against
+/// 1,024 (512 MiB against 16 MiB in `f32`), the same output, the rolling buffer's step 11.9 times
+/// as fast (9.1 to 20.9 over 7 rounds).
+#[test]
+fn the_rolling_buffers_committed_run() {
+    use ch14_modern_attention::local_global::speed::{committed, KV_WIDTH, TOKENS, WINDOW};
+    let run = committed();
+    assert!(run.machine.contains("cores"), "{}", run.machine);
+    assert_eq!((run.tokens, run.window), (TOKENS, WINDOW));
+    assert_eq!((run.full_ms.len(), run.rolling_ms.len()), (7, 7));
+    let per_token = 2 * KV_WIDTH * 4;
+    assert_eq!((run.full_bytes, run.rolling_bytes), (32_767 * per_token, 1024 * per_token));
+    assert_eq!((run.full_bytes as f64 / 1048576.0).round(), 512.0);
+    assert_eq!(run.rolling_bytes, 16 * 1024 * 1024);
+    assert_eq!(run.difference, 0.0);
+    let r = run.ratio();
+    let shown = |x: f64| (x * 10.0).round() / 10.0;
+    assert_eq!((shown(r.median), shown(r.slowest), shown(r.best)), (11.9, 9.1, 20.9));
+    assert_eq!(shown(run.full_bytes as f64 / run.rolling_bytes as f64), 32.0);
+}
+
+/// The rolling buffer holds the window and equals a full cache masked to it, at a size the test
+/// can afford: chapter 10's caches after 300 tokens, window 16.
+#[test]
+fn the_rolling_buffer_gives_the_full_caches_output() {
+    use ch14_modern_attention::local_global::speed::time_steps;
+    let run = time_steps(&support::seeded_device(3), 300, 16, 1);
+    assert_eq!((run.full_bytes / (2 * 2048 * 4), run.rolling_bytes / (2 * 2048 * 4)), (299, 16));
+    assert!(run.difference < 1e-6, "{}", run.difference);
+}

@@ -5,6 +5,7 @@
 pub mod fixture;
 pub mod load;
 pub mod model;
+pub mod speed;
 
 pub use model::{GemmaBlock, GemmaLm, GemmaPass, Reach};
 
