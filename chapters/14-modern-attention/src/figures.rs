@@ -5,7 +5,7 @@ use support::{BarChart, LineChart, Svg};
 
 use crate::cache_cost::PUBLISHED;
 use crate::mla::decode_speed;
-use crate::variants;
+use crate::variants::{self, Variant};
 
 /// KiB of cache per token: every layer keeping every token, and after 32,768 tokens.
 pub fn kv_cache() -> BarChart {
@@ -39,16 +39,18 @@ pub fn mla_decode() -> LineChart {
     .line("absorbed", line(|t| t.absorbed_median_ms()))
 }
 
+const VARIANTS: [Variant; 3] = [Variant::Plain, Variant::QkNorm, Variant::Gate];
+
 /// The largest attention score on held-out text as each variant trains, from the committed runs.
 pub fn variant_scores() -> LineChart {
     let runs = variants::report::committed();
     let mut chart = LineChart::new(
-        "Largest attention score while training chapter 10's model",
+        "Largest attention score while training chapter 10's model (seed 0)",
         "training step",
         "largest q·k/sqrt(d)",
     );
-    for r in &runs.runs {
-        chart = chart.line(variants::report::name(r.variant), r.series(|x| x.max_score));
+    for v in VARIANTS {
+        chart = chart.line(variants::report::name(v), runs.run(v).series(|x| x.max_score));
     }
     chart
 }
@@ -57,12 +59,12 @@ pub fn variant_scores() -> LineChart {
 pub fn variant_first_weight() -> LineChart {
     let runs = variants::report::committed();
     let mut chart = LineChart::new(
-        "Weight on position 0 in layer 1 while training chapter 10's model",
+        "Weight on position 0 in layer 1 while training chapter 10's model (seed 0)",
         "training step",
         "mean weight on position 0",
     );
-    for r in &runs.runs {
-        chart = chart.line(variants::report::name(r.variant), r.series(|x| x.first_weight[0]));
+    for v in VARIANTS {
+        chart = chart.line(variants::report::name(v), runs.run(v).series(|x| x.first_weight[0]));
     }
     let even = variants::train::even_spread(runs.config.context, variants::train::SKIP_QUERIES);
     let steps = [0.0, runs.config.steps as f32];

@@ -17,7 +17,17 @@ pub struct Runs {
     pub config: TrainConfig,
     /// steps between readings
     pub every: usize,
+    /// the seeds each variant ran with (`config.seed` first)
+    pub seeds: Vec<u64>,
     pub runs: Vec<Run>,
+}
+
+/// A number over the seeds: the first seed's, and the smallest and largest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverSeeds {
+    pub first: f64,
+    pub min: f64,
+    pub max: f64,
 }
 
 /// The committed runs.
@@ -39,45 +49,76 @@ pub fn name(v: Variant) -> &'static str {
 }
 
 impl Runs {
-    /// The run of `variant`.
+    /// The run of `variant` with the first seed.
     pub fn run(&self, variant: Variant) -> &Run {
-        self.runs.iter().find(|r| r.variant == variant).expect("every variant ran")
+        self.run_with(variant, self.seeds[0])
     }
 
-    /// The table: per run, the largest score at the start and the end and the largest along the
-    /// way, the mean weight on position 0 per layer at the end, and the held-out loss.
+    /// The run of `variant` with `seed`.
+    pub fn run_with(&self, variant: Variant, seed: u64) -> &Run {
+        let found = self.runs.iter().find(|r| r.variant == variant && r.seed == seed);
+        found.expect("every variant ran with every seed")
+    }
+
+    /// `pick` of `variant`'s runs over the seeds.
+    pub fn over_seeds(&self, variant: Variant, pick: impl Fn(&Run) -> f64) -> OverSeeds {
+        let all: Vec<f64> = self.seeds.iter().map(|&s| pick(self.run_with(variant, s))).collect();
+        let (min, max) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        OverSeeds { first: all[0], min, max }
+    }
+
+    /// The table: per variant, the largest score at the end and along the way, the mean weight on
+    /// position 0 per layer at the end, and the held-out loss; the first seed's number, then the
+    /// range over the seeds.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{} steps of chapter 10's run ({} windows of {}), readings on {} held-out windows\n",
+            "{} steps of chapter 10's run ({} windows of {}), readings on {} held-out windows;\n",
             self.config.steps,
             self.config.batch_size,
             self.config.context,
             super::train::PROBE_WINDOWS
         );
         out += &format!(
-            "{:<24} {:>13} {:>10} {:>21} {:>9}\n",
-            "", "largest score", "", "weight on position 0", "held-out"
+            "seed {}, and in brackets the range over seeds {:?}\n",
+            self.seeds[0], self.seeds
         );
-        out += &format!(
-            "{:<24} {:>6} {:>6} {:>10} {:>10} {:>10} {:>9}\n",
-            "run", "start", "end", "(largest)", "layer 1", "layer 2", "nats/char"
-        );
-        for r in &self.runs {
-            let (first, last) = (&r.readings[0], r.readings.last().expect("readings"));
-            let largest = r.readings.iter().map(|x| x.max_score).fold(f32::MIN, f32::max);
-            out += &format!(
-                "{:<24} {:>6.2} {:>6.2} {:>10.2} {:>10.3} {:>10.3} {:>9.3}\n",
-                name(r.variant),
-                first.max_score,
-                last.max_score,
-                largest,
-                last.first_weight[0],
-                last.first_weight[1],
-                r.held_out
-            );
+        let variants = [Variant::Plain, Variant::QkNorm, Variant::Gate];
+        let rows: [(&str, &dyn Fn(&Run) -> f64, usize); 5] = [
+            (
+                "largest score at the end",
+                &|r| r.readings.last().expect("readings").max_score as f64,
+                2,
+            ),
+            ("largest score on the way", &|r| largest_score(r) as f64, 2),
+            ("weight on position 0, layer 1", &|r| end_weight(r, 0), 3),
+            ("weight on position 0, layer 2", &|r| end_weight(r, 1), 3),
+            ("held-out loss, nats/char", &|r| r.held_out, 3),
+        ];
+        for v in variants {
+            out += &format!("{}:\n", name(v));
+            for (label, pick, places) in &rows {
+                let o = self.over_seeds(v, pick);
+                out += &format!(
+                    "  {label:<30} {:>7.p$}  ({:.p$} to {:.p$})\n",
+                    o.first,
+                    o.min,
+                    o.max,
+                    p = *places
+                );
+            }
         }
         out
     }
+}
+
+/// The largest score of any reading of `run`.
+pub fn largest_score(run: &Run) -> f32 {
+    run.readings.iter().map(|x| x.max_score).fold(f32::MIN, f32::max)
+}
+
+/// Layer `layer`'s mean weight on position 0 at the end of `run`.
+pub fn end_weight(run: &Run, layer: usize) -> f64 {
+    run.readings.last().expect("readings").first_weight[layer] as f64
 }
 
 impl Run {

@@ -40,6 +40,8 @@ pub struct Reading {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub variant: Variant,
+    /// the seed of the weights and of the windows
+    pub seed: u64,
     pub losses: Vec<f32>,
     pub readings: Vec<Reading>,
     pub held_out: f64,
@@ -119,6 +121,7 @@ pub fn train<Dev: Device<f32>>(
     let mut grads = None;
     let mut run = Run {
         variant,
+        seed: config.seed,
         losses: Vec::new(),
         readings: vec![read(&model, dev, &held_out, n, 0)],
         held_out: 0.0,
