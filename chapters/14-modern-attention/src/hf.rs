@@ -1,7 +1,7 @@
 //! What the chapter's loaders and models share: Hugging Face's tensors read by name into dfdx
 //! tensors and chapter 10's parts, and the token table's lookup.
 
-use ch10_language_models::{RmsNorm, SwiGlu};
+use ch10_language_models::{GroupedQueryAttention, RmsNorm, SwiGlu};
 use ch12_real_bert::load::Entries;
 use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
@@ -33,6 +33,26 @@ impl<Dev: Device<f32>> Reader<'_, Dev> {
         norm.weight = self.dev.tensor_from_vec(self.entries.take(name, &[N])?, (Const::<N>,));
         norm.eps = eps;
         Ok(norm)
+    }
+
+    /// Chapter 10's grouped-query attention from `{prefix}.{q,k,v,o}_proj.weight`.
+    pub fn gqa<
+        const HIDDEN: usize,
+        const HEADS: usize,
+        const KV_HEADS: usize,
+        const HEAD_DIM: usize,
+        const KV_WIDTH: usize,
+    >(
+        &mut self,
+        prefix: &str,
+    ) -> Result<GroupedQueryAttention<HIDDEN, HEADS, KV_HEADS, HEAD_DIM, KV_WIDTH, f32, Dev>, String>
+    {
+        let mut gqa = GroupedQueryAttention::new(&self.dev);
+        gqa.q_proj.weight = self.matrix(&format!("{prefix}.q_proj.weight"))?;
+        gqa.k_proj.weight = self.matrix(&format!("{prefix}.k_proj.weight"))?;
+        gqa.v_proj.weight = self.matrix(&format!("{prefix}.v_proj.weight"))?;
+        gqa.o_proj.weight = self.matrix(&format!("{prefix}.o_proj.weight"))?;
+        Ok(gqa)
     }
 
     /// Chapter 10's SwiGLU from `{prefix}.{gate,up,down}_proj.weight`.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ch10_language_models::{GroupedQueryAttention, RmsNorm, Rope, RopeLayout};
+use ch10_language_models::{RmsNorm, Rope, RopeLayout};
 use ch12_real_bert::load::Entries;
 use dfdx::prelude::*;
 
@@ -56,19 +56,7 @@ impl<
         let mut blocks = Vec::with_capacity(config.reaches.len());
         for (i, &reach) in config.reaches.iter().enumerate() {
             let p = format!("model.layers.{i}");
-            let mut gqa: GroupedQueryAttention<
-                HIDDEN,
-                HEADS,
-                KV_HEADS,
-                HEAD_DIM,
-                KV_WIDTH,
-                f32,
-                Dev,
-            > = GroupedQueryAttention::new(dev);
-            gqa.q_proj.weight = r.matrix(&format!("{p}.self_attn.q_proj.weight"))?;
-            gqa.k_proj.weight = r.matrix(&format!("{p}.self_attn.k_proj.weight"))?;
-            gqa.v_proj.weight = r.matrix(&format!("{p}.self_attn.v_proj.weight"))?;
-            gqa.o_proj.weight = r.matrix(&format!("{p}.self_attn.o_proj.weight"))?;
+            let gqa = r.gqa(&format!("{p}.self_attn"))?;
             let norms = QkNorms::PerHead {
                 q: r.gemma_norm(&format!("{p}.self_attn.q_norm.weight"), eps)?,
                 k: r.gemma_norm(&format!("{p}.self_attn.k_norm.weight"), eps)?,
