@@ -17,12 +17,12 @@ pub struct Runs {
     pub config: TrainConfig,
     /// steps between readings
     pub every: usize,
-    /// the seeds each variant ran with (`config.seed` first)
+    /// every seed each variant ran with (`config.seed` first)
     pub seeds: Vec<u64>,
     pub runs: Vec<Run>,
 }
 
-/// A number over the seeds: the first seed's, and the smallest and largest.
+/// A number over all seeds: the first seed's, and the smallest and largest.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverSeeds {
     pub first: f64,
@@ -60,7 +60,7 @@ impl Runs {
         found.expect("every variant ran with every seed")
     }
 
-    /// `pick` of `variant`'s runs over the seeds.
+    /// `pick` of `variant`'s runs, seed by seed.
     pub fn over_seeds(&self, variant: Variant, pick: impl Fn(&Run) -> f64) -> OverSeeds {
         let all: Vec<f64> = self.seeds.iter().map(|&s| pick(self.run_with(variant, s))).collect();
         let (min, max) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
@@ -69,7 +69,7 @@ impl Runs {
 
     /// The table: per variant, the largest score at the end and along the way, the mean weight on
     /// position 0 per layer at the end, and the held-out loss; the first seed's number, then the
-    /// range over the seeds.
+    /// range over all seeds.
     pub fn table(&self) -> String {
         let mut out = format!(
             "{} steps of chapter 10's run ({} windows of {}), readings on {} held-out windows;\n",

@@ -40,7 +40,7 @@ pub struct Reading {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub variant: Variant,
-    /// the seed of the weights and of the windows
+    /// which seed drew the weights and the windows
     pub seed: u64,
     pub losses: Vec<f32>,
     pub readings: Vec<Reading>,
