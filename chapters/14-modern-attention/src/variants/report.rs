@@ -22,7 +22,7 @@ pub struct Runs {
     pub runs: Vec<Run>,
 }
 
-/// A number over all seeds: the first seed's, and the smallest and largest.
+/// A number over all seeds: its value with `seeds[0]`, and the smallest and largest.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverSeeds {
     pub first: f64,
@@ -49,7 +49,7 @@ pub fn name(v: Variant) -> &'static str {
 }
 
 impl Runs {
-    /// The run of `variant` with the first seed.
+    /// The run of `variant` with `seeds[0]`.
     pub fn run(&self, variant: Variant) -> &Run {
         self.run_with(variant, self.seeds[0])
     }
@@ -68,7 +68,7 @@ impl Runs {
     }
 
     /// The table: per variant, the largest score at the end and along the way, the mean weight on
-    /// position 0 per layer at the end, and the held-out loss; the first seed's number, then the
+    /// position 0 per layer at the end, and the held-out loss; the number with `seeds[0]`, then the
     /// range over all seeds.
     pub fn table(&self) -> String {
         let mut out = format!(
