@@ -6,7 +6,7 @@ use ch14_modern_attention::variants::report::committed;
 use ch14_modern_attention::variants::train::train;
 use ch14_modern_attention::variants::Variant;
 
-/// The first 3 steps of each run again, from the same seed: the same losses (bit for bit on the
+/// The first 3 steps of each run again, from seed 0 as committed: the same losses (bit for bit on the
 /// CPU; on a GPU, `support::ON_GPU`, within a relative 1e-5) and the same first reading.
 #[test]
 fn a_rerun_starts_as_the_committed_runs() {
