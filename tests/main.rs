@@ -11,6 +11,8 @@
 //!   is not UTF-8 in one line with exit status 2.
 //! * `examples_named`: every cargo command in the text names a package and example that exist.
 //! * `gpu_runs`: the README's counts of the GPU kit's runs are the committed summaries'.
+//! * `installs`: every file an install step relies on comes from a package that step installs
+//!   (ignored).
 //! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
 //! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
 //! * `notebooks`: committed clean; executed by Jupyter without an error (ignored).
@@ -31,6 +33,7 @@ mod doctest_codes;
 mod example_args;
 mod examples_named;
 mod gpu_runs;
+mod installs;
 mod layout;
 mod new_chapter;
 mod notebooks;

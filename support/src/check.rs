@@ -65,6 +65,37 @@ fn assert_same_run_on(gpu: bool, actual: &[f32], expected: &[f32], gpu_relative:
     }
 }
 
+/// The largest difference between a reading recomputed now and the committed one, relative to
+/// the committed value's size.
+pub fn max_relative_diff(actual: &[f64], committed: &[f64]) -> f64 {
+    assert_eq!(
+        actual.len(),
+        committed.len(),
+        "{} values against {} committed",
+        actual.len(),
+        committed.len()
+    );
+    actual
+        .iter()
+        .zip(committed)
+        .map(|(a, c)| (a - c).abs() / c.abs().max(f64::MIN_POSITIVE))
+        .fold(0.0, f64::max)
+}
+
+/// A committed reading recomputed on this machine: every value within `relative` of the committed
+/// one. Not bit for bit: the kernels sum in another order on each instruction set (portable, AVX2,
+/// AVX-512, WebAssembly) and on a GPU, so the caller's `relative` is the spread measured across
+/// them (`ATTENTION_ISA` forces each path), with a margin. Prints the difference it found.
+#[track_caller]
+pub fn assert_reading(what: &str, actual: &[f64], committed: &[f64], relative: f64) {
+    let diff = max_relative_diff(actual, committed);
+    println!("{what}: largest relative difference from the committed reading {diff:.2e} (allowed {relative:.0e})");
+    assert!(
+        diff <= relative && actual.iter().all(|a| a.is_finite()),
+        "{what}: the committed reading is stale or this machine computes it differently: {diff:.3e} > {relative:.0e}\n now:       {actual:?}\n committed: {committed:?}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +122,16 @@ mod tests {
     #[should_panic(expected = "got 1 values, expected 2")]
     fn rejects_length_mismatch() {
         assert_close(&[1.0], &[1.0, 2.0], 1.0);
+    }
+
+    #[test]
+    fn a_reading_is_close_relative_to_its_size() {
+        assert_reading("r", &[40.939978864, 1.0], &[40.939977508, 1.0], 1e-7);
+        assert!((max_relative_diff(&[2.0], &[2.2]) - 1.0 / 11.0).abs() < 1e-12);
+        let far = std::panic::catch_unwind(|| assert_reading("r", &[41.0], &[40.0], 1e-3));
+        assert!(far.is_err(), "2.5 % is beyond a relative 1e-3");
+        let nan = std::panic::catch_unwind(|| assert_reading("r", &[f64::NAN], &[1.0], 1.0));
+        assert!(nan.is_err(), "NaN is no reading");
     }
 
     #[test]

@@ -39,7 +39,10 @@ pub mod rounds;
 pub mod saved;
 pub mod train;
 
-pub use check::{assert_close, assert_close_tensor, assert_same_run, max_abs_diff, ON_GPU};
+pub use check::{
+    assert_close, assert_close_tensor, assert_reading, assert_same_run, max_abs_diff,
+    max_relative_diff, ON_GPU,
+};
 pub use error::{LoadError, SaveError};
 pub use fmt::{format_tensor, round_to};
 pub use normal::{box_muller, normal_tensor, normal_vec};

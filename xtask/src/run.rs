@@ -6,10 +6,20 @@ use std::process::Command;
 
 /// Runs `cargo ARGS` in the workspace root, echoing the command; fails if cargo does.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
+    cargo_with(root, args, &[])
+}
+
+/// [`cargo`] with environment variables set for it alone.
+pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    println!("$ cargo {}", args.join(" "));
-    let status =
-        Command::new(cargo).current_dir(root).args(args).status().context("running cargo")?;
+    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    println!("$ {}cargo {}", shown.concat(), args.join(" "));
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args(args)
+        .envs(env.iter().copied())
+        .status()
+        .context("running cargo")?;
     if !status.success() {
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }

@@ -1,9 +1,10 @@
 //! Installs what the notebooks and the browser check need, skipping what is there.
 
 use crate::run::{apt_install, sh, works};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::Command;
+use workspace_tools::debian::BROWSER;
 
 pub fn setup() -> Result<()> {
     lint_tools()?;
@@ -48,12 +49,15 @@ fn jupyter() -> Result<()> {
     )
 }
 
+/// The evcxr kernel's version, pinned so that a later release cannot change the notebooks' run.
+const EVCXR: &str = "0.22.0";
+
 fn evcxr() -> Result<()> {
     if works("evcxr_jupyter", &["--help"]) {
         println!("setup: evcxr_jupyter (already there)");
     } else {
-        println!("setup: installing evcxr_jupyter (about 7 minutes on 2 cores)");
-        sh("cargo", &["install", "--locked", "evcxr_jupyter"])?;
+        println!("setup: installing evcxr_jupyter {EVCXR} (about 7 minutes on 2 cores)");
+        sh("cargo", &["install", "--locked", "evcxr_jupyter", "--version", EVCXR])?;
     }
     let jupyter = workspace_tools::notebook::venv_dir().join("bin/jupyter");
     let kernels = Command::new(&jupyter).args(["kernelspec", "list"]).output()?;
@@ -67,15 +71,24 @@ fn evcxr() -> Result<()> {
 }
 
 /// Chromium (`CHROME`, else Debian's), installed with apt-get when missing; returns its path.
+/// Debian's is then proven to come, with its font, from the packages installed here.
 pub fn chromium() -> Result<String> {
-    let chromium = std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    if Path::new(&chromium).exists() {
-        println!("setup: {chromium} (already there)");
-        return Ok(chromium);
+    if let Ok(chrome) = std::env::var("CHROME") {
+        if !Path::new(&chrome).exists() {
+            bail!("CHROME={chrome} does not exist: unset it to use Debian's chromium");
+        }
+        println!("setup: {chrome} (CHROME, yours)");
+        return Ok(chrome);
     }
-    println!("setup: installing Debian's chromium for the browser check and the diagrams");
-    apt_install(&["chromium", "fonts-dejavu-core"]).with_context(|| {
-        format!("{chromium} is missing: install Chromium and set CHROME to its path")
-    })?;
-    Ok(chromium)
+    let chromium = BROWSER.files[0].0;
+    if BROWSER.present() {
+        println!("setup: {chromium} (already there)");
+    } else {
+        println!("setup: installing Debian's chromium for the browser check and the diagrams");
+        apt_install(BROWSER.packages).with_context(|| {
+            format!("{chromium} is missing: install Chromium and set CHROME to its path")
+        })?;
+    }
+    BROWSER.prove()?;
+    Ok(chromium.to_string())
 }

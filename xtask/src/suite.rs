@@ -1,6 +1,6 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
-use crate::run::cargo;
+use crate::run::{cargo, cargo_with};
 use crate::{check, models, setup, wasm};
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -24,14 +24,19 @@ pub fn test(root: &Path) -> Result<()> {
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
-        cargo(root, &["test", "--workspace"])
+        cargo(root, &["test", "--workspace", "--no-fail-fast"])
     })?;
     step("tests that need the published models (their ignored tests)", &|| {
         // every chapter's `tests` binary with `--ignored`, but for chapters 7 and 9's full
-        // training runs (`training::`), which the suite leaves to `cargo test --release`;
-        // `--workspace` keeps the features of the step before, so nothing is rebuilt
-        let ignored = ["--", "--ignored", "--skip", "training::"];
-        cargo(root, &[&["test", "--workspace", "--test", "tests"][..], &ignored].concat())
+        // training runs (`training::`) and the runs that redo a committed reading from end to end
+        // (`full_run::`), which the suite leaves to `cargo test --release`; `--workspace` keeps
+        // the features of the step before, so nothing is rebuilt; every binary runs even after
+        // one fails (`--no-fail-fast`), so one failure hides no other
+        let ignored = ["--ignored", "--skip", "training::", "--skip", "full_run::"];
+        cargo(root, &[&MODEL_TESTS[..], &ignored].concat())
+    })?;
+    step("committed readings on the narrower instruction sets (ATTENTION_ISA)", &|| {
+        narrower_instruction_sets(root)
     })?;
     step("book build, browser check, notebooks executed", &|| {
         // the workspace checks' ignored tests (`browser::`, `notebooks::`), one at a time;
@@ -47,6 +52,41 @@ pub fn test(root: &Path) -> Result<()> {
     }
     println!("all {} steps passed", steps.len());
     Ok(())
+}
+
+/// Every chapter's `tests` binary, built with the features of the steps before it.
+const MODEL_TESTS: [&str; 6] = ["test", "--workspace", "--test", "tests", "--no-fail-fast", "--"];
+
+/// The tests that recompute a committed reading (`committed_reading` in their names), again on
+/// each instruction set this CPU has below its widest (`ATTENTION_ISA=portable`, `avx2`): the
+/// kernels of chapters 8, 11, 12 and 13 sum in another order on each, as on a user's machine of
+/// another kind, and each reading's tolerance must cover them all.
+fn narrower_instruction_sets(root: &Path) -> Result<()> {
+    let (narrower, widest) = instruction_sets();
+    let args = [&MODEL_TESTS[..], &["--include-ignored", "committed_reading"]].concat();
+    for isa in &narrower {
+        println!("ATTENTION_ISA={isa}");
+        cargo_with(root, &args, &[("ATTENTION_ISA", isa)])?;
+    }
+    println!("committed readings checked on {} as well as {widest}", narrower.join(" and "));
+    Ok(())
+}
+
+/// The instruction sets chapter 8's `Isa` can take on this CPU below its widest, and the widest
+/// (the same detection as `ch08_efficient::fast::Isa::supported`, without building dfdx here).
+fn instruction_sets() -> (Vec<&'static str>, &'static str) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return (if avx2 { vec!["portable", "avx2"] } else { vec!["portable"] }, "avx512");
+        }
+        if avx2 {
+            return (vec!["portable"], "avx2");
+        }
+    }
+    (vec![], "portable")
 }
 
 /// Every chapter crate and support with its `cuda` feature; `dfdx/ci-check` compiles the CUDA

@@ -14,13 +14,14 @@ use crate::run::{apt_install, works};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use workspace_tools::debian::{Install, WEB_TOOLCHAIN};
 
 const TARGET: &str = "wasm32-unknown-unknown";
-/// Debian's toolchain for the web targets (bookworm-security: rustc 1.96).
-const DEBIAN: [&str; 3] = ["rustc-web", "rust-web-src", "lld"];
+/// Debian's toolchain for the web targets (bookworm-security: rustc 1.96), its packages and the
+/// files the build uses, each proven to come from them (`workspace_tools::debian`).
+const DEBIAN: Install = WEB_TOOLCHAIN;
 const DEBIAN_CARGO: &str = "/usr/bin/cargo";
 const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
-const DEBIAN_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
 const WASM_LD: &str = "/usr/bin/wasm-ld";
 /// Where the page's scripts load the module from.
 pub const PUBLISHED: &str = "book/src/web/attention_web.wasm";
@@ -95,29 +96,31 @@ fn rustup_has_target() -> bool {
     Path::new(&sysroot).join("lib/rustlib").join(TARGET).join("lib").is_dir()
 }
 
-/// Debian's web toolchain, installed with apt-get when a part is missing.
+/// Debian's web toolchain, installed with apt-get when a part is missing; every file the build
+/// uses is then proven to come from a package installed here.
 fn debian_toolchain() -> Result<()> {
     let ready = || {
-        works(DEBIAN_CARGO, &["--version"])
+        DEBIAN.present()
+            && works(DEBIAN_CARGO, &["--version"])
             && works(DEBIAN_RUSTC, &["--version"])
-            && Path::new(DEBIAN_STD_SOURCE).exists()
-            && Path::new(WASM_LD).exists()
     };
-    if ready() {
-        return Ok(());
-    }
-    println!("wasm: installing Debian's {} for the {TARGET} build", DEBIAN.join(", "));
-    apt_install(&DEBIAN).with_context(|| {
-        format!(
-            "no toolchain for {TARGET}: run `rustup target add {TARGET}`, or install Debian's {}",
-            DEBIAN.join(" ")
-        )
-    })?;
     if !ready() {
-        bail!(
-            "Debian's {} did not give {DEBIAN_CARGO}, {DEBIAN_STD_SOURCE} and {WASM_LD}",
-            DEBIAN.join(", ")
-        );
+        let packages = DEBIAN.packages;
+        println!("wasm: installing Debian's {} for the {TARGET} build", packages.join(", "));
+        apt_install(packages).with_context(|| {
+            format!(
+                "no toolchain for {TARGET}: run `rustup target add {TARGET}`, or install Debian's {}",
+                packages.join(" ")
+            )
+        })?;
+        if !ready() {
+            bail!(
+                "Debian's {} did not give a working {DEBIAN_CARGO} and {DEBIAN_RUSTC}",
+                packages.join(", ")
+            );
+        }
     }
+    DEBIAN.prove()?;
+    println!("wasm: each file the build uses comes from {} (dpkg -S)", DEBIAN.packages.join(", "));
     Ok(())
 }

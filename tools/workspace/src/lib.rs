@@ -3,6 +3,8 @@
 //! * [`Chapter`]: one chapter and everything named by its slug (`04-positions`): its crate
 //!   `chapters/04-positions/` (package `ch04-positions`), its page `book/src/04-positions.md`,
 //!   its notebook `notebooks/04-positions.ipynb`, its example programs and printed outputs.
+//! * `debian`: what the suite installs from Debian's packages, and the proof (`dpkg -S`) that
+//!   each file it relies on comes from a package it installs.
 //! * `layout`: the checks that every chapter's parts share its slug and are listed where a reader
 //!   looks for them (`SUMMARY.md`, the chapter tables of the README and the introduction).
 //! * `manifest`: what a `Cargo.toml` says (package name, example programs, workspace members).
@@ -12,6 +14,7 @@
 //! * `scaffold`: `cargo xtask new-chapter`, a new chapter that passes every check as created.
 
 mod chapter;
+pub mod debian;
 pub mod layout;
 pub mod manifest;
 pub mod models;

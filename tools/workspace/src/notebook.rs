@@ -14,7 +14,7 @@ mod jupyter;
 mod timing;
 
 pub use check::{check_executed, check_source};
-pub use jupyter::{execute, jupyter, venv_dir};
+pub use jupyter::{evcxr_dir, execute, jupyter, venv_dir};
 pub use timing::seconds_to_first_output;
 
 use anyhow::{Context, Result};

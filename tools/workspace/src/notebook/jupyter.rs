@@ -13,6 +13,13 @@ pub fn venv_dir() -> PathBuf {
     crate::cache_dir().join("venv")
 }
 
+/// The evcxr crate folder the notebooks share: `${XDG_CACHE_HOME:-~/.cache}/attention-in-rust/evcxr`.
+/// Outside the workspace: cargo refuses a package inside the workspace's folder that is not one
+/// of its members.
+pub fn evcxr_dir() -> PathBuf {
+    crate::cache_dir().join("evcxr")
+}
+
 /// The venv's `jupyter`, or an error that says how to install it.
 pub fn jupyter() -> Result<PathBuf> {
     let j = venv_dir().join("bin").join("jupyter");
@@ -34,6 +41,11 @@ pub fn jupyter() -> Result<PathBuf> {
 
 /// Executes `notebook` headless with the evcxr kernel (working directory: the notebook's folder),
 /// writes the executed copy into `out_dir`, and returns the problems [`check_executed`] finds.
+///
+/// Every notebook shares one evcxr crate folder ([`evcxr_dir`], through `EVCXR_TMPDIR`), so the
+/// chapter crates they share are compiled once, not once per notebook: evcxr's `:cache` keeps
+/// only crates from crates.io, and compiles local ones (the chapter crates) anew in each kernel's
+/// own temporary folder.
 /// An `Err` means the notebook could not be run at all.
 pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>)> {
     let jupyter = jupyter()?;
@@ -41,12 +53,15 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
     let notebook =
         notebook.canonicalize().with_context(|| format!("{} not found", notebook.display()))?;
     let dir = notebook.parent().context("notebook has no folder")?;
+    let shared = evcxr_dir();
+    std::fs::create_dir_all(&shared)?;
     let status = Command::new(jupyter)
         .current_dir(dir)
         // evcxr loads each cell as a library it builds with cargo; with incremental compilation
         // turned off (`CARGO_INCREMENTAL=0`, as CI sets it) the cell's entry point is not found
         // ("dlsym failed") and every cell fails: the kernel always gets cargo's default
         .env_remove("CARGO_INCREMENTAL")
+        .env("EVCXR_TMPDIR", &shared)
         .args([
             "nbconvert",
             "--to",
