@@ -1,7 +1,8 @@
-//! One decoding step of one layer of multi-head latent attention at DeepSeek-V2-Lite's sizes,
-//! over caches of 2,048, 8,192 and 32,768 tokens: the plain form (keys and values expanded from
-//! the latents at every step) against the absorbed form, 7 rounds alternating. `--json` prints
-//! the run as `measurements/mla_decode/<machine>.json` keeps it.
+//! One decoding step of one layer of multi-head latent attention with DeepSeek-V2-Lite's attention
+//! sizes and DeepSeek-V3's query compression (1,536; V2-Lite has none), over caches of 2,048,
+//! 8,192 and 32,768 tokens: the plain form (keys and values expanded from the latents at every
+//! step) against the absorbed form, 7 rounds alternating. `--json` prints the run as
+//! `measurements/mla_decode.json` keeps it.
 //!
 //! `cargo run --release -p ch14-modern-attention --example mla_decode_speed [-- --json]`
 
@@ -14,7 +15,7 @@ fn main() {
     let layer = lite_layer(&dev);
     let folded = layer.absorb();
     let rows = TOKENS.iter().map(|&n| time_steps(&layer, &folded, n, 7)).collect();
-    let run = Run { machine: support::machine::describe(), threads: rayon_threads(), rows };
+    let run = Run { machine: support::machine::describe(), threads: available_cores(), rows };
     if json {
         println!("{}", run.to_json());
     } else {
@@ -22,7 +23,9 @@ fn main() {
     }
 }
 
-/// The threads dfdx's matrix products use (its `gemm` takes them from rayon's pool).
-fn rayon_threads() -> usize {
+/// The threads the system offers this process (`std::thread::available_parallelism`): the size of
+/// rayon's pool, from which dfdx's `gemm` takes its threads, unless `RAYON_NUM_THREADS` sets
+/// another (this does not read it).
+fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -23,14 +23,15 @@ pub fn kv_cache() -> BarChart {
         .y_desc("KiB per token")
 }
 
-/// One decoding step of one layer at DeepSeek-V2-Lite's sizes, both forms, from the committed run.
+/// One decoding step of one layer with DeepSeek-V2-Lite's attention sizes (its queries compressed
+/// to DeepSeek-V3's 1,536), both forms, from the committed run.
 pub fn mla_decode() -> LineChart {
     let run = decode_speed::committed();
     let line = |pick: fn(&decode_speed::Row) -> f64| {
         run.rows.iter().map(|t| (t.tokens as f32, pick(t) as f32)).collect::<Vec<_>>()
     };
     LineChart::new(
-        "One decoding step of one MLA layer (DeepSeek-V2-Lite's sizes)",
+        "One decoding step of one MLA layer (DeepSeek-V2-Lite's attention sizes)",
         "tokens in the cache",
         "milliseconds (median)",
     )

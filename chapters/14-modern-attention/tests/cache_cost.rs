@@ -46,6 +46,8 @@ fn the_latent_against_expanded_keys_and_values() {
     let latent = Kept::Latent { kv_lora_rank: 512, qk_rope_head_dim: 64 }.numbers();
     let expanded = 128 * ((128 + 64) + 128);
     assert_eq!((latent, expanded), (576, 40_960));
+    // the page's "671 billion parameters": the configuration DeepSeek publishes for it
+    assert!(model("DeepSeek-V3").source.ends_with("config_671B.json"));
     assert_eq!(expanded / latent, 71);
 }
 

@@ -7,6 +7,9 @@ use ch14_modern_attention::mla::speed::{HEADS, KV_RANK, NOPE, ROPE, V};
 fn the_committed_run_has_every_length_and_round() {
     let run = committed();
     assert!(run.machine.contains("cores"), "{}", run.machine);
+    // the page's introduction names the machine: a 2-core AMD EPYC with AVX-512
+    assert!(run.machine.starts_with("AMD EPYC, 2 cores"), "{}", run.machine);
+    assert!(run.machine.contains("avx512f"), "{}", run.machine);
     let tokens: Vec<usize> = run.rows.iter().map(|r| r.tokens).collect();
     assert_eq!(tokens, TOKENS);
     for r in &run.rows {
@@ -41,9 +44,12 @@ fn the_pages_ratios() {
 }
 
 /// Multiply-adds per cached token and step: the expansion against the absorbed form's scores and
-/// mixing, at DeepSeek-V2-Lite's sizes.
+/// mixing, at DeepSeek-V2-Lite's attention sizes (a 2,048-wide stream); the timed layer's queries
+/// are compressed to 1,536, DeepSeek-V3's `q_lora_rank`.
 #[test]
 fn the_pages_counts() {
+    use ch14_modern_attention::mla::speed::{HIDDEN, Q_RANK};
+    assert_eq!((HIDDEN, Q_RANK), (2048, 1536));
     let expanded = KV_RANK * HEADS * (NOPE + V);
     let absorbed = HEADS * (KV_RANK + ROPE) + HEADS * KV_RANK;
     assert_eq!((expanded, absorbed), (2_097_152, 17_408));

@@ -14,6 +14,12 @@ fn both_layers_are_qwen3_next_attention() {
     }
 }
 
+/// The fixture was made with transformers 5.24.0, the version the page names.
+#[test]
+fn the_fixture_is_transformers_5_24() {
+    assert_eq!(fixture::meta()["transformers"], "5.24.0");
+}
+
 /// `q_proj`'s rows come head by head, each head's query rows and then its gate rows.
 #[test]
 fn the_query_projection_interleaves_query_and_gate_by_head() {

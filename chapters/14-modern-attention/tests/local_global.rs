@@ -28,6 +28,7 @@ fn the_fixture_is_five_local_to_one_global() {
     assert_eq!(c.reaches, [[Reach::Local; 5].as_slice(), &[Reach::Global]].concat());
     assert_eq!((c.window, c.local_theta, c.global_theta), (8, 10_000.0, 1_000_000.0));
     assert_eq!(c.query_pre_attn_scalar, 24.0);
+    assert_eq!(fixture::meta()["transformers"], "5.24.0");
 }
 
 /// Layer 0's weights from Hugging Face: every query's weight lies on its last 8 keys (itself
@@ -83,6 +84,11 @@ fn the_rolling_buffers_committed_run() {
     let shown = |x: f64| (x * 10.0).round() / 10.0;
     assert_eq!((shown(r.median), shown(r.slowest), shown(r.best)), (11.9, 9.1, 20.9));
     assert_eq!(shown(run.full_bytes as f64 / run.rolling_bytes as f64), 32.0);
+    // "over a gigabyte": what chapter 10's cache writes at the step with every key held, the
+    // joined cache (`concat_along`) and its 16 key/value heads repeated out to 32 (`repeat_kv`)
+    let joined = run.full_bytes + per_token;
+    let repeated = 2 * joined;
+    assert!(joined + repeated > 1 << 30, "{}", joined + repeated);
 }
 
 /// The rolling buffer holds the window and equals a full cache masked to it, at a size the test

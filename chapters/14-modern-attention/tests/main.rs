@@ -7,6 +7,7 @@ mod figures;
 mod gated;
 mod local_global;
 mod mla;
+mod published;
 mod qk_norm;
 mod sinks;
 mod variants;

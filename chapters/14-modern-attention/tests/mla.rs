@@ -31,6 +31,10 @@ fn the_fixture_is_the_chapters_configuration() {
     assert_eq!(config["rope_interleave"], true);
     assert_eq!(meta["transformers"], "5.24.0");
     assert_eq!(fixture::input_ids().len(), 40);
+    // the fixtures README: the weights file is about 340 KB
+    let weights = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mla.safetensors");
+    let bytes = std::fs::metadata(weights).unwrap().len();
+    assert_eq!((bytes as f64 / 1e4).round() * 10.0, 340.0, "{bytes}");
 }
 
 /// Every number within 1e-5 of Hugging Face's: the whole sequence (logits, last hidden state,
@@ -79,7 +83,7 @@ fn the_pages_differences() {
     }
 }
 
-/// At DeepSeek-V2-Lite's sizes the cache holds exactly `(512 + 64) × 4` bytes per token and
+/// At DeepSeek-V2-Lite's attention sizes the cache holds exactly `(512 + 64) × 4` bytes per token and
 /// layer in `f32`, 2,304, where 16 heads' keys (`128 + 64`) and values (`128`) would take 20,480.
 #[test]
 fn a_lite_layers_cache_per_token() {

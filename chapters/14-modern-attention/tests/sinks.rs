@@ -75,3 +75,38 @@ fn the_pages_sink_numbers() {
     assert_eq!(local[..3].iter().map(|&x| shown(x, 3)).fold(0.0, f32::max), 0.014);
     assert_eq!(full.iter().map(|&x| shown(x, 3)).fold(0.0, f32::max), 0.002);
 }
+
+/// One logit in both layers: with every head's logit set to head 3's of the windowed layer
+/// (1.74), the full layer's heads give their sink 0.044 to 0.101 of the last query's weight from
+/// 40 keys (head 3: 0.073), the windowed layer's heads 0.263 to 0.420 from 8. The full layer's
+/// own logits are all below -1.5.
+#[test]
+fn one_logit_in_both_layers() {
+    let shown = |x: f32| (x * 1000.0).round() / 1000.0;
+    let range = |v: &[f32]| {
+        let (lo, hi) = v.iter().fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        (shown(lo), shown(hi))
+    };
+    let (sinks, _) = fixture::last_query_shares(0);
+    let (full_sinks, _) = fixture::last_query_shares(1);
+    assert!(full_sinks.iter().all(|&s| s < -1.5), "{full_sinks:?}");
+    let full = fixture::last_query_shares_with(1, sinks[3]);
+    let local = fixture::last_query_shares_with(0, sinks[3]);
+    assert_eq!(shown(full[3]), 0.073);
+    assert_eq!(range(&full), (0.044, 0.101));
+    assert_eq!(range(&local), (0.263, 0.420));
+    // with its own logit the windowed layer's head 3 gives 0.280, as the page says
+    assert_eq!(shown(local[3]), 0.280);
+}
+
+/// The fixture was made with transformers 5.24.0; its two files come to about 680 KB.
+#[test]
+fn the_fixture_is_transformers_5_24() {
+    assert_eq!(fixture::meta()["transformers"], "5.24.0");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let bytes: u64 = ["sinks.safetensors", "sinks_expected.safetensors"]
+        .iter()
+        .map(|f| std::fs::metadata(dir.join(f)).unwrap().len())
+        .sum();
+    assert_eq!((bytes as f64 / 1e4).round() * 10.0, 680.0, "{bytes}");
+}

@@ -4,7 +4,9 @@
 //!
 //! Gemma 3 27B (Gemma Team 2025): 32 query heads over 16 key/value heads of 128, a window of 1,024
 //! on its local layers. Chapter 10's attention takes a width of `heads · head_dim` = 4,096 (Gemma 3
-//! 27B's is 5,376); the width sets only the projections, which both sides share.
+//! 27B's is 5,376: chapter 10's `q_proj` and `o_proj` are `HIDDEN × HIDDEN`, so its attention, and
+//! this chapter's layers built on it, cannot hold a model whose heads together are not as wide as
+//! its stream); the width sets only the projections, which both sides share.
 
 use std::time::Instant;
 

@@ -1,10 +1,11 @@
 //! The absorbed form of multi-head latent attention: no head's keys or values are ever expanded.
 //!
-//! Head `h`'s score is `q_h · k_h = (c_q W^UQ_h) · (c W^UK_h) + q_rot_h · k_rot`, and the first
-//! term equals `c_q (W^UQ_h W^UK_h^T) · c`: the key's expansion folds into the query's, once, at
-//! load time, and the query meets the cached latent `c` directly. Likewise the output
-//! `Σ_s p_s (c_s W^UV_h) W^O_h = (Σ_s p_s c_s) (W^UV_h W^O_h)`: the weighted latents go through
-//! one folded matrix per head. Attention then reads only what the cache holds,
+//! In the book's notation (vectors as columns; the stored matrices are these transposed, see
+//! `attention.rs`): head `h`'s score is `q_h · k_h = (W^UQ_h c_q) · (W^UK_h c) + q_rot_h · k_rot`,
+//! and the first term equals `((W^UK_h)^T W^UQ_h c_q) · c`: the key's expansion folds into the
+//! query's, once, at load time, and the query meets the cached latent `c` directly. Likewise the
+//! output `Σ_s p_s W^O_h W^UV_h c_s = (W^O_h W^UV_h) Σ_s p_s c_s`: the weighted latents go
+//! through one folded matrix per head. Attention then reads only what the cache holds,
 //! `KV_RANK + ROPE` numbers per token, whatever the number of heads.
 
 use std::ops::Range;
@@ -16,7 +17,8 @@ use super::attention::{
     Latents, Rows,
 };
 
-/// The folded matrices of one layer: `W^UQ_h W^UK_h^T` and `W^UV_h W^O_h` for every head.
+/// The folded matrices of one layer, `(W^UK_h)^T W^UQ_h` and `W^O_h W^UV_h` for every head, each
+/// stored transposed (`(in, out)`, as every per-head matrix here).
 #[derive(Clone, Debug)]
 pub struct Absorbed<
     const HIDDEN: usize,

@@ -7,6 +7,11 @@
 //! `W^UK`, `W^UV` expand it into each head's keys and values; `W^QR` and `W^KR` give the parts
 //! that RoPE turns, the key's part shared by the heads ("decoupled RoPE"); `W^O` mixes the heads.
 //! Per-head matrices are stored `(HEADS, in, out)`, so one batched product serves every head.
+//!
+//! The book writes vectors as columns and a matrix before the vector it acts on, `k = W^UK c`;
+//! the code multiplies rows of tokens by the stored matrices, `c · k_up`, so each stored
+//! per-head matrix is the book's matrix transposed (`k_up[h]` is `(W^UK_h)^T`). The doc
+//! comments below use the book's notation.
 
 use std::ops::Range;
 
@@ -186,12 +191,12 @@ impl<
         1.0 / ((NOPE + ROPE) as f32).sqrt()
     }
 
-    /// The compressed query `c_q = RMSNorm(x W^DQ)`, `(b, s, Q_RANK)`.
+    /// The compressed query `c_q = RMSNorm(W^DQ x)`, `(b, s, Q_RANK)`.
     pub fn query_latent(&self, x: &Rows<HIDDEN, Dev>) -> Rows<Q_RANK, Dev> {
         self.q_norm.forward(linear(x.clone(), &self.q_down))
     }
 
-    /// Each head's query without position (`c_q W^UQ`) and turned (`RoPE(c_q W^QR)`), the
+    /// Each head's query without position (`W^UQ c_q`) and turned (`RoPE(W^QR c_q)`), the
     /// first token at position `start`.
     pub fn queries(
         &self,
@@ -203,8 +208,8 @@ impl<
         (per_head(c_q, &self.q_up), q_rot)
     }
 
-    /// What the cache keeps of `x`: the latent `c = RMSNorm(x W^DKV)` and the shared key
-    /// `RoPE(x W^KR)`, the first token at position `start`.
+    /// What the cache keeps of `x`: the latent `c = RMSNorm(W^DKV x)` and the shared key
+    /// `RoPE(W^KR x)`, the first token at position `start`.
     pub fn latents(&self, x: &Rows<HIDDEN, Dev>, start: usize) -> Latents<KV_RANK, ROPE, Dev> {
         let latent = self.kv_norm.forward(linear(x.clone(), &self.kv_down));
         let k = linear(x.clone(), &self.k_rope);
@@ -214,8 +219,8 @@ impl<
         Latents { latent, k_rot }
     }
 
-    /// The plain form: every head's keys `c W^UK` (beside the shared turned key) and values
-    /// `c W^UV` are expanded from the latents, then ordinary attention.
+    /// The plain form: every head's keys `W^UK c` (beside the shared turned key) and values
+    /// `W^UV c` are expanded from the latents, then ordinary attention.
     // ANCHOR: expanded
     pub fn attend_expanded(
         &self,

@@ -1,4 +1,4 @@
-//! One decoding step of one layer at DeepSeek-V2-Lite's sizes, in both forms: how long the
+//! One decoding step of one layer with DeepSeek-V2-Lite's attention sizes, in both forms: how long the
 //! attention over a cache of `n` tokens takes when every head's keys and values are expanded
 //! from the latents (what Hugging Face's `DeepseekV3Attention` does at every step) and when the
 //! absorbed matrices attend over the latents directly.
@@ -25,7 +25,8 @@ pub const NOPE: usize = 128;
 pub const ROPE: usize = 64;
 pub const V: usize = 128;
 
-/// One attention layer at DeepSeek-V2-Lite's sizes.
+/// One attention layer with DeepSeek-V2-Lite's attention sizes and DeepSeek-V3's query
+/// compression (`Q_RANK` 1,536).
 pub type LiteLayer<Dev> = LatentAttention<HIDDEN, HEADS, Q_RANK, KV_RANK, NOPE, ROPE, V, Dev>;
 
 /// A layer with random weights (normal, `1 / sqrt(inputs)`), seeded by the device.

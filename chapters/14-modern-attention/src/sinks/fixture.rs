@@ -61,6 +61,15 @@ pub fn last_query_shares(index: usize) -> (Vec<f32>, Vec<f32>) {
     (attention.sinks.as_vec(), shares)
 }
 
+/// The share of the last query's weight that each head of layer `index` would give its sink if
+/// every head's learned logit were `logit`: one logit, compared across the two layers.
+pub fn last_query_shares_with(index: usize, logit: f32) -> Vec<f32> {
+    let mut attention = layer(index);
+    attention.sinks = attention.sinks.clone() * 0.0 + logit;
+    let (_, weights) = attention.forward(input(index));
+    super::sink_share(weights).slice((.., .., SEQ_LEN - 1..)).as_vec()
+}
+
 /// One layer's largest differences from Hugging Face: the output and weights of the whole
 /// sequence, the output through the chapter's cache (24 tokens, then one at a time), and
 /// Hugging Face's own cached output against its whole pass.
