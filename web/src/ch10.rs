@@ -40,7 +40,7 @@ impl Request {
                 "the page writes at most {MAX_NEW} characters at once; asked {tokens}"
             ));
         }
-        let mut words = vec![
+        let words = [
             "--prompt".to_string(),
             crate::text::from_code_points(prompt)?,
             "--tokens".into(),
@@ -49,11 +49,10 @@ impl Request {
             temperature.to_string(),
             "--seed".into(),
             whole("the seed", *seed)?.to_string(),
+            // 0: all the characters, as `--top-k 0` means to the `generate` example
+            "--top-k".into(),
+            whole("top-k", *top_k)?.to_string(),
         ];
-        match whole("top-k", *top_k)? {
-            0 => {}
-            k => words.extend(["--top-k".to_string(), k.to_string()]),
-        }
         let context = TrainConfig::char_model().context;
         let args = GenerateArgs::parse(&words, context).map_err(|e| e.to_string())?;
         let recompute =
@@ -141,5 +140,10 @@ mod tests {
         let ok = Request::from_numbers(&numbers([10.0, 0.5, 3.0, 2.0, 0.0], "a")).unwrap();
         assert_eq!(ok.recompute, Recompute::Everything);
         assert_eq!(ok.sampling(), Sampling::Sample { temperature: 0.5, top_k: Some(3), seed: 2 });
+        // the widget's top-k 0 is the `generate` example's `--top-k 0`: all the characters
+        let all = Request::from_numbers(&numbers([10.0, 0.5, 0.0, 2.0, 1.0], "a")).unwrap();
+        let words = ["--prompt", "a", "--tokens", "10", "--temperature", "0.5", "--top-k", "0"];
+        let cli = GenerateArgs::parse(&words.map(String::from), 128).unwrap();
+        assert_eq!((all.args.top_k, cli.top_k), (None, None));
     }
 }

@@ -10,6 +10,9 @@ pub enum InvalidBigBird {
     BlockSize { n: usize, block: usize },
     /// More random blocks per row than there are blocks to draw from.
     TooManyRandom { random: usize, blocks: usize },
+    /// More blocks than a caller can draw ([`crate::BigBird::try_new_to_draw`]), refused before
+    /// the pattern is built.
+    TooManyBlocks { blocks: usize, max: usize },
 }
 
 impl std::fmt::Display for InvalidBigBird {
@@ -33,6 +36,11 @@ impl std::fmt::Display for InvalidBigBird {
                 f,
                 "BigBird: cannot draw {random} random blocks per row out of {blocks}: draw at \
                  most {blocks}"
+            ),
+            Self::TooManyBlocks { blocks, max } => write!(
+                f,
+                "BigBird: {blocks} blocks are more than the {max} that can be drawn here: take \
+                 larger blocks or fewer tokens"
             ),
         }
     }

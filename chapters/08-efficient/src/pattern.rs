@@ -161,6 +161,33 @@ impl BigBird {
         random: usize,
         seed: u64,
     ) -> Result<Self, InvalidBigBird> {
+        let blocks = Self::blocks(n, block, random)?;
+        Ok(Self::build(blocks, block, window, global, random, seed))
+    }
+
+    /// [`try_new`](Self::try_new) for a pattern that will be drawn block by block: sizes of more
+    /// than `max_blocks` blocks are refused before anything is built (the pattern's work grows
+    /// with the square of the blocks: `1 << 24` tokens in blocks of 16 would be a million rows of
+    /// a million blocks each).
+    pub fn try_new_to_draw(
+        n: usize,
+        block: usize,
+        window: usize,
+        global: usize,
+        random: usize,
+        seed: u64,
+        max_blocks: usize,
+    ) -> Result<Self, InvalidBigBird> {
+        let blocks = Self::blocks(n, block, random)?;
+        if blocks > max_blocks {
+            return Err(InvalidBigBird::TooManyBlocks { blocks, max: max_blocks });
+        }
+        Ok(Self::build(blocks, block, window, global, random, seed))
+    }
+
+    /// The number of blocks `n` tokens in blocks of `block` make, or why they cannot make a
+    /// pattern with `random` draws per row.
+    fn blocks(n: usize, block: usize, random: usize) -> Result<usize, InvalidBigBird> {
         if n == 0 {
             return Err(InvalidBigBird::NoTokens);
         }
@@ -171,6 +198,18 @@ impl BigBird {
         if random > blocks {
             return Err(InvalidBigBird::TooManyRandom { random, blocks });
         }
+        Ok(blocks)
+    }
+
+    /// The pattern of `blocks` blocks, sizes already checked.
+    fn build(
+        blocks: usize,
+        block: usize,
+        window: usize,
+        global: usize,
+        random: usize,
+        seed: u64,
+    ) -> Self {
         let mut rng = StdRng::seed_from_u64(seed);
         let drawn: Vec<Vec<usize>> =
             (0..blocks).map(|_| sample(&mut rng, blocks, random).into_vec()).collect();
@@ -186,7 +225,7 @@ impl BigBird {
                 (0..blocks).filter(|&b| seen[b]).collect()
             })
             .collect();
-        Ok(BigBird { block, window, global, drawn, visible })
+        BigBird { block, window, global, drawn, visible }
     }
 
     /// Whether query block `a` sees key block `b` without any random draw: local or global.
@@ -296,5 +335,23 @@ mod tests {
         assert_eq!((book.visible.len(), book.wasted_draws()), (16, 8));
         let every_block = BigBird::try_new(64, 16, 0, 0, 4, 0).unwrap();
         assert_eq!(every_block.density(), 1.0, "four draws out of four blocks see all of them");
+    }
+
+    /// The notebook's try-it cell draws at most 64 blocks: a larger size is refused before the
+    /// pattern is built, so `1 << 24` tokens answer at once instead of building a million rows.
+    #[test]
+    fn a_pattern_too_large_to_draw_is_refused_before_it_is_built() {
+        let to_draw = |n, block| BigBird::try_new_to_draw(n, block, 1, 1, 2, 0, 64);
+        let error = to_draw(1 << 24, 16).unwrap_err();
+        assert_eq!(error, InvalidBigBird::TooManyBlocks { blocks: 1 << 20, max: 64 });
+        assert_eq!(
+            error.to_string(),
+            "BigBird: 1048576 blocks are more than the 64 that can be drawn here: take larger \
+             blocks or fewer tokens"
+        );
+        // the other errors come first, as from `try_new`; 64 blocks are drawn
+        assert_eq!(to_draw(250, 16).unwrap_err(), InvalidBigBird::BlockSize { n: 250, block: 16 });
+        assert_eq!(to_draw(1024, 16).unwrap().visible.len(), 64);
+        assert_eq!(to_draw(256, 16).unwrap().visible, BigBird::new(256, 16, 1, 1, 2, 0).visible);
     }
 }

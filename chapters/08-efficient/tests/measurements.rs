@@ -187,6 +187,20 @@ fn goals_against_the_committed_measurements() {
     assert!(narrow.rows.iter().all(|row| row.ratio() >= g.vs_pytorch));
     let stretched = narrow.rows.iter().filter(|row| row.ratio() >= g.vs_pytorch_stretch).count();
     assert_eq!(stretched, 1);
+    // missed: on the Intel Xeon PyTorch is ahead at every shape, on both paths. The AVX-512 path
+    // reaches 0.83x to 0.92x, 8 % to 17 % short of the goal; the AVX2 path forced there 0.55x
+    // to 0.67x, 33 % to 45 % short
+    for (name, want, short) in [
+        (INTEL_XEON, (0.83, 0.92), (8.0, 17.0)),
+        (INTEL_XEON_AVX2_PATH, (0.55, 0.67), (33.0, 45.0)),
+    ] {
+        let run = pytorch_run(name);
+        assert!(run.rows.iter().all(|row| row.ratio() < g.vs_pytorch), "{name}: goal met?");
+        let (lo, hi) = run.ratio_range();
+        assert_eq!((r(lo, 2), r(hi, 2)), want, "{name}");
+        let (lo, hi) = (r(lo, 2), r(hi, 2));
+        assert_eq!((r(100.0 * (1.0 - hi), 0), r(100.0 * (1.0 - lo), 0)), short, "{name}");
+    }
 }
 
 #[test]

@@ -146,9 +146,57 @@ fn the_kernels_sizes_are_the_pages() {
     assert_eq!((registers(Isa::Avx2), 2 * Isa::Avx2.strip_rows()), (15, 12));
     assert_eq!((registers(Isa::Avx512), 2 * Isa::Avx512.strip_rows()), (27, 24));
     assert!(registers(Isa::Avx2) <= 16 && registers(Isa::Avx512) <= 32);
+    // per coordinate, `scores` loads 2 key vectors and broadcasts one query value per strip row,
+    // for 2 multiply-adds per row: 8 loads for 12 multiply-adds on AVX2, 14 for 24 on AVX-512
+    let body = anchored(include_str!("../src/fast/kernel.rs"), "kernel_scores");
+    let count = |what: &str| body.matches(what).count();
+    assert_eq!((count("L::load(panel"), count("L::splat(*qs"), count("L::fma(a, b")), (2, 1, 2));
+    let loads = |isa: Isa| (2 + isa.strip_rows(), 2 * isa.strip_rows());
+    assert_eq!((loads(Isa::Avx2), loads(Isa::Avx512)), ((8, 12), (14, 24)));
+    let per_fma = |(l, f): (usize, usize)| (l as f64 / f as f64 * 100.0).round() / 100.0;
+    assert_eq!((per_fma(loads(Isa::Avx2)), per_fma(loads(Isa::Avx512))), (0.67, 0.58));
     // one thread's scratch on the AVX2 path, d = 64: packed keys and values of one tile, a
     // strip of scores, a running max and sum per query
     let floats = 512 * 64 * 2 + 6 * 512 + 2 * 256;
     assert_eq!(Scratch::new(Isa::Avx2, fast::TILES, (64, 64)).bytes(), 4 * floats);
     assert_eq!(4 * floats, 276_480);
+}
+
+/// The text between `// ANCHOR: name` and `// ANCHOR_END: name`.
+fn anchored<'a>(source: &'a str, name: &str) -> &'a str {
+    let start = source.find(&format!("// ANCHOR: {name}\n")).expect("the anchor");
+    let end = source.find(&format!("// ANCHOR_END: {name}\n")).expect("the anchor's end");
+    &source[start..end]
+}
+
+#[test]
+fn the_lanes_trait_has_thirteen_operations() {
+    // the methods of `trait Lanes`, counted in its source, as the page lists them
+    let source = include_str!("../src/fast/lanes.rs");
+    let start = source.find("pub trait Lanes {").expect("the trait");
+    let body = &source[start..start + source[start..].find("\n}\n").expect("its end")];
+    let names: Vec<&str> = body
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("unsafe fn "))
+        .map(|rest| &rest[..rest.find('(').expect("a parameter list")])
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "splat",
+            "load",
+            "store",
+            "fma",
+            "mul",
+            "add",
+            "sub",
+            "max",
+            "exp",
+            "reduce_max",
+            "reduce_sum",
+            "nibbles",
+            "signed_bytes"
+        ]
+    );
+    assert_eq!(names.len(), 13);
 }

@@ -59,8 +59,13 @@ fn generate_arguments() {
         message(&["--prompt", "a", "--tokens", "ten"]),
         "--tokens \"ten\": expected a whole number from 1 to 10000"
     );
-    assert!(message(&["--prompt", "a", "--top-k", "0"]).starts_with("--top-k \"0\""));
-    assert!(message(&["--prompt", "a", "--top-k", "97"]).starts_with("--top-k \"97\""));
+    // --top-k 0 draws among all the characters, as the page's widget's 0 does; 97 is refused
+    assert_eq!(parse(&["--prompt", "a", "--top-k", "0"]).unwrap().top_k, None);
+    assert_eq!(parse(&["--prompt", "a", "--top-k", "96"]).unwrap().top_k, Some(96));
+    assert_eq!(
+        message(&["--prompt", "a", "--top-k", "97"]),
+        "--top-k \"97\": expected a whole number from 0 (all characters) to 96"
+    );
     assert!(message(&["--prompt", "a", "--tokens"]).starts_with("--tokens needs a value"));
     assert!(message(&["--prompt", "a", "--steps", "3"]).starts_with("unknown argument \"--steps\""));
     assert_eq!(

@@ -54,7 +54,7 @@ fn main() {
             None,
         ),
     ];
-    let greedy = Choice { top_k: 1, temperature: 1.0, seed: 0 };
+    let greedy = Choice::GREEDY;
     for (shown, prompt, stop) in prompts {
         println!("{shown}");
         let ids = tok.encode(&prompt);

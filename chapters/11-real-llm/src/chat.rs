@@ -21,13 +21,43 @@ pub fn chat_prompt(system: &str, user: &str) -> String {
 }
 // ANCHOR_END: template
 
-/// How the reply's tokens are chosen.
+/// How the reply's tokens are chosen. [`Choice::new`] checks it; [`reply`] refuses one that
+/// fails [`Choice::check`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {
-    /// 1: greedy
+    /// draw among the `top_k` likeliest tokens; 1: greedy, always the likeliest
     pub top_k: usize,
+    /// above 0: below 1 sharpens the distribution, above 1 flattens it
     pub temperature: f32,
     pub seed: u64,
+}
+
+impl Choice {
+    /// Always the likeliest token.
+    pub const GREEDY: Choice = Choice { top_k: 1, temperature: 1.0, seed: 0 };
+
+    /// A choice of `top_k`, `temperature` and `seed`, or why not ([`Choice::check`]).
+    pub fn new(top_k: usize, temperature: f32, seed: u64) -> Result<Choice, String> {
+        let choice = Choice { top_k, temperature, seed };
+        choice.check()?;
+        Ok(choice)
+    }
+
+    /// The one check of a choice, shared by the `chat` example's options, the notebook and
+    /// [`reply`]: `top_k` at least 1, and a temperature that is a finite number above 0 (0 would
+    /// divide the logits by zero, NaN would make every weight NaN).
+    pub fn check(&self) -> Result<(), String> {
+        if self.top_k == 0 {
+            return Err("top-k 0: a whole number of at least 1 (1: greedy)".into());
+        }
+        let t = self.temperature;
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!(
+                "temperature {t}: a number above 0 (for the likeliest token every time, top-k 1)"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What one reply took.
@@ -41,6 +71,9 @@ pub struct Reply {
 
 /// Generates at most `max_tokens` after `prompt_ids`, stopping after `stop`; calls `on_text`
 /// with each piece of text as soon as it is whole UTF-8.
+///
+/// # Panics
+/// If `choice` fails [`Choice::check`], with its message.
 pub fn reply<M: LanguageModel>(
     model: &M,
     tok: &Tokenizer,
@@ -50,6 +83,9 @@ pub fn reply<M: LanguageModel>(
     stop: u32,
     mut on_text: impl FnMut(&str),
 ) -> Reply {
+    if let Err(e) = choice.check() {
+        panic!("reply: {e}");
+    }
     let mut rng = StdRng::seed_from_u64(choice.seed);
     let mut cache = model.new_cache();
     let ids: Vec<usize> = prompt_ids.iter().map(|&i| i as usize).collect();
@@ -82,5 +118,54 @@ pub fn reply<M: LanguageModel>(
         prompt_tokens: ids.len(),
         prefill_seconds,
         decode_seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizer::PreTokenizerKind;
+
+    /// Two tokens, equally likely, whatever came before.
+    struct Even;
+
+    impl LanguageModel for Even {
+        type Cache = ();
+        fn vocab(&self) -> usize {
+            2
+        }
+        fn new_cache(&self) {}
+        fn logits(&self, tokens: &[usize]) -> Vec<f32> {
+            vec![0.0; 2 * tokens.len()]
+        }
+        fn logits_cached(&self, new: &[usize], _: &mut ()) -> Vec<f32> {
+            self.logits(new)
+        }
+    }
+
+    fn two_tokens() -> Tokenizer {
+        let tokens = vec!["a".to_string(), "b".to_string()];
+        Tokenizer::from_parts(tokens, &[], vec![], PreTokenizerKind::Gpt2).unwrap()
+    }
+
+    #[test]
+    fn a_checked_choice_replies() {
+        let choice = Choice::new(2, 0.7, 3).unwrap();
+        let r = reply(&Even, &two_tokens(), &[0], 4, choice, u32::MAX, |_| {});
+        assert_eq!(r.ids.len(), 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "reply: temperature 0: a number above 0")]
+    fn reply_refuses_a_temperature_of_0() {
+        let choice = Choice { top_k: 2, temperature: 0.0, seed: 0 };
+        reply(&Even, &two_tokens(), &[0], 4, choice, u32::MAX, |_| {});
+    }
+
+    #[test]
+    #[should_panic(expected = "reply: temperature NaN: a number above 0")]
+    fn reply_refuses_a_temperature_of_nan() {
+        let choice = Choice { top_k: 2, temperature: f32::NAN, seed: 0 };
+        reply(&Even, &two_tokens(), &[0], 4, choice, u32::MAX, |_| {});
     }
 }

@@ -26,7 +26,7 @@ pub fn parse_chat_args(args: &[String]) -> Result<ChatArgs, String> {
         prompt: String::new(),
         system: DEFAULT_SYSTEM.into(),
         tokens: 256,
-        choice: Choice { top_k: 1, temperature: 1.0, seed: 0 },
+        choice: Choice::GREEDY,
         raw: false,
         ids: false,
     };
@@ -38,15 +38,13 @@ pub fn parse_chat_args(args: &[String]) -> Result<ChatArgs, String> {
         match arg.as_str() {
             "--system" => out.system = value("--system")?,
             "--tokens" => out.tokens = number(&value("--tokens")?, "--tokens", 1.0)? as usize,
-            "--top-k" => out.choice.top_k = number(&value("--top-k")?, "--top-k", 1.0)? as usize,
+            "--top-k" => out.choice.top_k = number(&value("--top-k")?, "--top-k", 0.0)? as usize,
             "--seed" => out.choice.seed = number(&value("--seed")?, "--seed", 0.0)? as u64,
             "--temperature" => {
                 let t = value("--temperature")?;
                 out.choice.temperature = t
                     .parse::<f32>()
-                    .ok()
-                    .filter(|t| t.is_finite() && *t > 0.0)
-                    .ok_or(format!("--temperature {t:?}: a number above 0"))?;
+                    .map_err(|_| format!("--temperature {t:?}: a number above 0"))?;
             }
             "--raw" => out.raw = true,
             "--ids" => out.ids = true,
@@ -56,6 +54,8 @@ pub fn parse_chat_args(args: &[String]) -> Result<ChatArgs, String> {
             word => words.push(word.to_owned()),
         }
     }
+    // the notebook and `reply` check a choice the same way
+    out.choice.check().map_err(|e| format!("--{e}"))?;
     out.prompt = words.join(" ");
     if out.prompt.trim().is_empty() {
         return Err(format!("an empty prompt; {USAGE}"));
@@ -112,10 +112,38 @@ mod tests {
         assert!(err(&["--tokens", "many", "x"]).contains("a whole number"));
         assert!(err(&["--temperature", "0", "x"]).contains("above 0"));
         assert!(err(&["--temperature", "nan", "x"]).contains("above 0"));
+        assert!(err(&["--temperature", "warm", "x"]).contains("above 0"));
+        assert!(err(&["--top-k", "0", "x"]).contains("at least 1"));
         assert!(err(&["--top-k"]).contains("needs a value"));
         assert!(err(&["--fast", "x"]).starts_with("unknown option --fast"));
-        for e in [err(&[]), err(&["--fast", "x"])] {
+        for e in [err(&[]), err(&["--fast", "x"]), err(&["--temperature", "0", "x"])] {
             assert_eq!(e.lines().count(), 1);
         }
+    }
+}
+
+/// The command line, the notebook (through [`Choice::new`]) and [`crate::chat::reply`] refuse the
+/// same choices with the same words.
+#[cfg(test)]
+mod one_check {
+    use super::*;
+
+    #[test]
+    fn the_cli_and_choice_new_refuse_the_same_choices() {
+        let cli = |t: &str, k: &str| {
+            let args = ["--temperature", t, "--top-k", k, "x"].map(String::from);
+            parse_chat_args(&args).map(|a| a.choice)
+        };
+        for (t, k) in [("0", "40"), ("NaN", "40"), ("-1", "40"), ("inf", "40"), ("0.7", "0")] {
+            let direct = Choice::new(k.parse().unwrap(), t.parse().unwrap(), 0);
+            let message = direct.clone().unwrap_err();
+            assert_eq!(cli(t, k).unwrap_err(), format!("--{message}"), "{t} {k}");
+        }
+        assert_eq!(cli("0.7", "40"), Choice::new(40, 0.7, 0));
+        assert_eq!(Choice::new(1, 1.0, 0), Ok(Choice::GREEDY));
+        assert_eq!(
+            Choice::new(40, 0.0, 0).unwrap_err(),
+            "temperature 0: a number above 0 (for the likeliest token every time, top-k 1)"
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! The most used sentence-embedding model is a 6-layer BERT. This crate runs it on the book's own
 //! parts: chapter 5's post-norm encoder blocks (with GELU), chapter 6's padding mask, and a
 //! WordPiece tokenizer read from the model's `vocab.txt`. Its embeddings equal
-//! sentence-transformers' to float32 precision.
+//! sentence-transformers' within 1e-6 in every coordinate.
 //!
 //! * [`bert`]: [`Bert`] (embeddings and chapter 5's encoder), [`MiniLm`], [`TinyBert`];
 //! * [`load`]: the safetensors file by Hugging Face's names;

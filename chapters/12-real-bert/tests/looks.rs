@@ -16,6 +16,15 @@ fn worked_example_what_bert_looks_at() {
     // what the heads add: [CLS]'s share is far below its share of the weight
     assert_eq!(layer(&r.cls_by_length), ["0.027", "0.073", "0.062", "0.037", "0.051", "0.036"]);
     assert_eq!(layer(&r.sep_by_length), ["0.018", "0.018", "0.022", "0.029", "0.022", "0.010"]);
+    // in layers 2 to 5, [CLS]'s share of what is added over its share of the weight: from 0.096
+    // (layer 4, just under a tenth) to 0.18 (layer 2, just under a fifth)
+    let (added, weight) = (Looks::per_layer(&r.cls_by_length), Looks::per_layer(&r.cls));
+    let ratios: Vec<String> = (1..5).map(|l| format!("{:.3}", added[l] / weight[l])).collect();
+    assert_eq!(ratios, ["0.181", "0.150", "0.096", "0.120"]);
+    let lowest = (1..5).map(|l| added[l] / weight[l]).fold(f64::INFINITY, f64::min);
+    let highest = (1..5).map(|l| added[l] / weight[l]).fold(0.0, f64::max);
+    assert!(lowest < 0.1 && highest < 0.2, "just under a tenth, just under a fifth");
+    assert_eq!((format!("{lowest:.3}"), format!("{highest:.2}")), ("0.096".into(), "0.18".into()));
     let top = |s: &ch11_real_llm::heads::HeadScores| {
         let (l, h, v) = s.top(1)[0];
         format!("L{}H{} {v:.2}", l + 1, h + 1)

@@ -1,5 +1,5 @@
 //! The chapter's encoder against sentence-transformers on the committed fixtures: the same token
-//! ids, the same embeddings to float32 precision, alone or in a padded batch.
+//! ids, the same embeddings within 1e-6 in every coordinate, alone or in a padded batch.
 
 use ch12_real_bert::sentence::Path;
 use ch12_real_bert::{cosine, Padding};

@@ -92,7 +92,7 @@ fn worked_example_asking_the_book() {
     for quoting in &hits[..answer] {
         assert_eq!(quoting.paragraph.page, "12-real-bert.md", "{quoting:?}");
     }
-    // and the first that does not is chapter 1's, which answers it
+    // and the first that does not is chapter 1's, which introduces the division
     assert_eq!(hits[answer].paragraph.page, "01-attention.md", "{:?}", hits[answer]);
     assert!(hits[answer].score > 0.5, "{:?}", hits[answer]);
 }

@@ -73,7 +73,11 @@ fn worked_example_wordpiece() {
     // "tokenizer" is no word of the vocabulary, "token" is: the longest prefix wins
     assert_eq!((tok.id("tokenizer"), tok.id("token")), (None, Some(19_204)));
     let enc = tok.encode(text);
+    // [CLS] and [SEP] frame the sentence's 16 tokens: 18 in all
     assert_eq!(enc.ids.len(), 18);
-    assert_eq!((enc.ids[0], enc.ids[17]), (101, 102)); // [CLS] and [SEP]
+    assert_eq!((enc.ids[0], enc.ids[17]), (101, 102));
+    let pieces: usize = words.iter().map(|w| tok.pieces(w).len()).sum();
+    assert_eq!(pieces, 16);
+    assert_eq!(enc.ids.len() - 2, pieces);
     assert_eq!(tok.pieces("👍"), ["[UNK]"]);
 }

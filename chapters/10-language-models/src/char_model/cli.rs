@@ -12,7 +12,8 @@ pub struct GenerateArgs {
     pub tokens: usize,
     /// `> 0`: below 1 sharpens the distribution, above 1 flattens it
     pub temperature: f32,
-    /// draw only among the `k` most likely characters
+    /// draw only among the `k` most likely characters; `None` (`--top-k 0`, the default): among
+    /// all of them
     pub top_k: Option<usize>,
     pub seed: u64,
 }
@@ -83,11 +84,13 @@ impl GenerateArgs {
                     out.temperature = t;
                 }
                 "--top-k" => {
-                    let k: usize = number(value()?, "--top-k", "a whole number from 1 to 96")?;
-                    if !(1..=VOCAB).contains(&k) {
-                        return Err(bad("--top-k", k, "a whole number from 1 to 96"));
+                    // one rule with the page's widget: 0 draws among all the characters
+                    const EXPECTED: &str = "a whole number from 0 (all characters) to 96";
+                    let k: usize = number(value()?, "--top-k", EXPECTED)?;
+                    if k > VOCAB {
+                        return Err(bad("--top-k", k, EXPECTED));
                     }
-                    out.top_k = Some(k);
+                    out.top_k = (k > 0).then_some(k);
                 }
                 "--seed" => out.seed = number(value()?, "--seed", "a whole number")?,
                 other => return Err(ArgError::Usage(format!("unknown argument {other:?}"))),

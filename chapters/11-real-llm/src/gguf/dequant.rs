@@ -1,6 +1,7 @@
 //! From a tensor's stored bytes to `f32`: plain floats, and the quantized blocks of 32 with their
 //! half-precision scales. The arithmetic is the `gguf` Python package's, in `f32` and unfused
-//! (`d * q + m`, two roundings), so the results are equal bit for bit.
+//! (`d * q + m`), so the results are equal bit for bit. Only the addition rounds: a scale `d` has
+//! an 11-bit significand and a code `q` at most 8 bits, so `d * q` is exact in `f32`'s 24.
 
 use super::types::TensorType;
 use half::f16;
@@ -64,6 +65,23 @@ mod tests {
         let x = q4_1_block(&block);
         assert_eq!((x[0], x[1], x[15]), (-1.0, -0.5, 6.5)); // 0.5 · 15 - 1
         assert_eq!((x[16], x[31]), (6.5, -1.0)); // high nibbles: 15 down to 0
+    }
+
+    /// Every half-precision scale times every Q4_1 code (0 to 15) and every Q8_0 code (-128 to
+    /// 127) is exact in `f32`: the product rounds nowhere, so `d * q + m` rounds once, in the
+    /// addition, and a Q8_0 weight not at all.
+    #[test]
+    fn a_scale_times_a_code_is_exact() {
+        for bits in 0..=u16::MAX {
+            let d = f16::from_bits(bits).to_f32();
+            if !d.is_finite() {
+                continue;
+            }
+            for q in -128i32..=127 {
+                let product = d * q as f32;
+                assert_eq!(f64::from(product), f64::from(d) * f64::from(q), "{d} · {q}");
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! `"x"," "," 1"` for `"x  1"`, where SmolLM2 gives `"x","  ","1"`.
 
 /// GPT-2's pre-tokenizer pattern: contractions, letters with an optional leading space, numbers,
-/// other symbols, and whitespace (a run of whitespace before a word leaves its last space to it).
+/// other symbols, and whitespace. A run of whitespace before a word or number gives up its last
+/// character: an ASCII space joins the word (`" 1"`), a newline or a tab stays a piece of its own.
 pub const GPT2_PATTERN: &str =
     r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
@@ -108,6 +109,20 @@ mod tests {
         // GPT-2's split, and is a piece of its own in SmolLM2's
         assert_eq!(split(Gpt2, "in 2014"), ["in", " 2014"]);
         assert_eq!(split(DigitsThenGpt2, "in 2014"), ["in", " ", "2", "0", "1", "4"]);
+    }
+
+    #[test]
+    fn only_a_final_space_joins_the_next_word() {
+        use PreTokenizerKind::Gpt2;
+        // a run of spaces: all but the last are one piece, the last goes with the word
+        assert_eq!(split(Gpt2, "a   b"), ["a", "  ", " b"]);
+        assert_eq!(split(Gpt2, "x  1"), ["x", " ", " 1"]);
+        // a newline or a tab at the end of the run stays a piece of its own
+        assert_eq!(split(Gpt2, "a\n\nb"), ["a", "\n", "\n", "b"]);
+        assert_eq!(split(Gpt2, "a \tb"), ["a", " ", "\t", "b"]);
+        assert_eq!(split(Gpt2, "a\t 1"), ["a", "\t", " 1"]);
+        // a non-ASCII space (U+3000) is whitespace but not the pattern's optional space
+        assert_eq!(split(Gpt2, "a\u{3000}b"), ["a", "\u{3000}", "b"]);
     }
 
     #[test]
