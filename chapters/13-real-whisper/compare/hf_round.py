@@ -1,5 +1,6 @@
-"""One round of Hugging Face transformers (PyTorch eager, float32) transcribing the chapter's five
-clips: the features (`WhisperFeatureExtractor`) and `generate` (greedy, no timestamps), on
+"""One round of Hugging Face transformers (PyTorch in eager mode, float32, attention through
+transformers' default "sdpa", PyTorch's `scaled_dot_product_attention`) transcribing the chapter's
+five clips: the features (`WhisperFeatureExtractor`) and `generate` (greedy, no timestamps), on
 `threads` threads, after one untimed transcription. The weights are `model.bin`'s, loaded as
 `fixtures/make_hf_fixture.py` loads them. Prints one JSON line.
 

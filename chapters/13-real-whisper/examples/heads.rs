@@ -28,6 +28,10 @@ fn main() {
         println!("  layer {layer}: {}", row.join("  ").trim_end());
     }
     println!("  (* = an alignment head of config.json)");
+    println!(
+        "  a head that spread its weight evenly would have {:.2} there (the path is wider than one position on some rows)",
+        reading.even_spread_near_path()
+    );
     if save {
         let path = HeadsReading::path_of_file();
         let json = serde_json::to_string(&reading).expect("a reading serialises");

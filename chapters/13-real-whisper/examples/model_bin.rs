@@ -1,10 +1,12 @@
-//! What CTranslate2's `model.bin` holds: its header, the settings it stores as scalars, and the
-//! variables of the first decoder block, with the fused ones marked
+//! What CTranslate2's `model.bin` holds: its header, its parameters (and how many of them Whisper
+//! learned), the settings it stores as scalars, and the variables of the first decoder block, with
+//! the fused ones marked
 //! (`cargo run --release -p ch13-real-whisper --example model_bin -- [FILE]`; by default the file
 //! that `cargo xtask models` fetches). A file that cannot be read gets one line and exit status 2.
 
 use ch13_real_whisper::ct2::ModelBin;
 use ch13_real_whisper::files;
+use ch13_real_whisper::model::load::parameter_count;
 use support::cli::{args_or_exit, or_exit};
 
 fn main() {
@@ -27,7 +29,14 @@ fn main() {
         bin.variables.len() - tensors,
         bin.aliases.len()
     );
-    println!("{} parameters", bin.parameters());
+    match parameter_count(&bin) {
+        Ok(p) => println!(
+            "{} parameters: {} learned, {} fixed sinusoids, {} zero key biases",
+            p.stored, p.learned, p.sinusoids, p.zero_key_biases
+        ),
+        // another model's file: its values, uncounted
+        Err(_) => println!("{} parameters", bin.parameters()),
+    }
     for v in bin.variables.iter().filter(|v| v.shape.is_empty()) {
         println!("  {:<36} {:?} = {}", v.name, v.dtype, or_exit(bin.scalar(&v.name)));
     }

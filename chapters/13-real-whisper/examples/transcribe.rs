@@ -19,7 +19,7 @@ fn main() {
     let samples = or_exit(read_wav(std::path::Path::new(&path)));
     let files = files::locate_or_exit();
     let transcriber = or_exit(Transcriber::load(&support::Dev::default(), &files));
-    let transcript = or_exit(transcriber.transcribe_fast(&samples, Padding::Silence));
+    let transcript = or_exit(transcriber.transcribe_fast(&samples, Padding::Zeros));
     println!("{}", transcript.text.trim());
     if words {
         for w in transcriber.words(&transcript) {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::mel::Padding;
-use ch13_real_whisper::speed::{timed_fast, Stages};
+use ch13_real_whisper::speed::Stages;
 use ch13_real_whisper::{files, Transcriber};
 use support::cli::{flag_or_exit, or_exit};
 
@@ -20,10 +20,10 @@ fn main() {
     let audio: f64 = clips.iter().map(|s| s.len() as f64 / 16_000.0).sum();
     // one untimed pass of each path
     let warm = or_exit(t.transcribe(&clips[0]));
-    or_exit(timed_fast(&t, &clips[0], Padding::Silence));
+    or_exit(t.timed_fast(&clips[0], Padding::Zeros));
     let (mut stages, mut texts) = (Stages::default(), Vec::new());
     for samples in &clips {
-        let ((tokens, _, _), s) = or_exit(timed_fast(&t, samples, Padding::Silence));
+        let ((tokens, _, _), s) = or_exit(t.timed_fast(samples, Padding::Zeros));
         stages = stages.plus(s);
         texts.push(t.tokenizer.text(&tokens));
     }

@@ -22,7 +22,8 @@ pub const VOCAB: usize = 51_864;
 pub struct WhisperConfig {
     /// `(decoder layer, head)`: the cross-attention heads whose weights line up with the speech
     pub alignment_heads: Vec<(usize, usize)>,
-    /// tokens never written (the other special tokens, symbols used for speaker names and sounds)
+    /// tokens never written: 6 special tokens and 84 non-speech ones (brackets, quotation marks,
+    /// symbols that transcripts use to mark speakers and sounds, the musical symbols' first bytes)
     pub suppress_ids: Vec<u32>,
     /// tokens never written first: a space alone and the end of the text
     pub suppress_ids_begin: Vec<u32>,

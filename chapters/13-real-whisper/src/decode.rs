@@ -3,13 +3,18 @@
 //! The prompt of an English-only model that is asked for text without timestamps is two tokens,
 //! `<|startoftranscript|><|notimestamps|>`. Then, at every step, the most likely token is written
 //! (greedy: beam 1, temperature 0), except that
-//! * the tokens `config.json` lists as `suppress_ids` are never written (their logits are set to
-//!   minus infinity before the choice): the other special tokens, the brackets, quotation marks
-//!   and symbols the training transcripts used for speaker names and sounds, and the first byte
-//!   of musical symbols such as `♪`;
+//! * the 90 tokens `config.json` lists as `suppress_ids` are never written (their logits are set
+//!   to minus infinity before the choice), as Whisper's decoding suppresses them by default: 6
+//!   special tokens (`<|startoftranscript|>`, `<|translate|>`, `<|transcribe|>`, `<|startoflm|>`,
+//!   `<|startofprev|>`, `<|nocaptions|>`) and 84 that Whisper's tokenizer calls non-speech:
+//!   brackets, quotation marks and symbols that transcripts use to mark speakers and sounds, and
+//!   the token holding the first two of the three UTF-8 bytes that the musical symbols ♩ to ♯
+//!   share (alone and after a space);
 //! * the first token is never a bare space or the end of the text (`suppress_ids_begin`), so that
 //!   the model cannot give up before it has written anything;
-//! * `<|endoftext|>` ends the transcript, as does the decoder's last position (448).
+//! * `<|endoftext|>` ends the transcript, and so does the 224th token written without it
+//!   ([`MAX_SAMPLED`]: Whisper's `DecodingTask` samples at most half the decoder's 448 positions,
+//!   `n_text_ctx // 2`, leaving the other half for a previous window's text as a prompt).
 
 use dfdx::prelude::*;
 
@@ -51,6 +56,10 @@ pub fn argmax(logits: &[f32]) -> u32 {
     best as u32
 }
 
+/// The most tokens one window's decoding writes, `<|endoftext|>` included: half the decoder's
+/// positions, as Whisper's `sample_len` defaults to `n_text_ctx // 2`.
+pub const MAX_SAMPLED: usize = TEXT_POSITIONS / 2;
+
 /// Greedy decoding with Whisper's rules, on any decoder: `read` takes the tokens of a step (the
 /// prompt, then one token at a time) and gives the next token's logits. Returns the prompt and
 /// the tokens written.
@@ -62,7 +71,8 @@ pub fn greedy_loop(
 ) -> (Vec<u32>, Vec<u32>) {
     let prompt = vec![specials.start, specials.no_timestamps];
     let (mut tokens, mut next, mut read_so_far) = (Vec::new(), prompt.clone(), 0);
-    while read_so_far + next.len() <= TEXT_POSITIONS {
+    for _ in 0..MAX_SAMPLED {
+        assert!(read_so_far + next.len() <= TEXT_POSITIONS, "past the decoder's positions");
         let mut logits = read(&next);
         read_so_far += next.len();
         suppress(&mut logits, config, tokens.is_empty());
@@ -93,4 +103,37 @@ pub fn greedy<Dev: Device<f32>>(
         step.logits
     });
     Greedy { prompt, tokens, cross_weights }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECIALS: Specials = Specials { end: 3, start: 1, no_timestamps: 2, timestamp_begin: 4 };
+
+    /// A decoder that always prefers `token` (and `<|endoftext|>` from step `end_at` on).
+    fn decoding(token: u32, end_at: usize) -> (Vec<u32>, Vec<u32>) {
+        let config = WhisperConfig {
+            alignment_heads: vec![],
+            suppress_ids: vec![],
+            suppress_ids_begin: vec![SPECIALS.end],
+        };
+        let mut step = 0;
+        greedy_loop(SPECIALS, &config, |_| {
+            step += 1;
+            let mut logits = vec![0.0; 8];
+            logits[if step > end_at { SPECIALS.end } else { token } as usize] = 1.0;
+            logits
+        })
+    }
+
+    #[test]
+    fn decoding_stops_after_224_tokens() {
+        assert_eq!(MAX_SAMPLED, 224);
+        let (prompt, tokens) = decoding(5, usize::MAX);
+        assert_eq!(prompt, [SPECIALS.start, SPECIALS.no_timestamps]);
+        assert_eq!((tokens.len(), tokens[223]), (224, 5));
+        // and at the end of the text, which is not written
+        assert_eq!(decoding(6, 4).1, [6, 6, 6, 6]);
+    }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::clips::Clip;
 use crate::config::{DECODER_LAYERS, HEADS};
 use crate::timing::{alignment_matrix, dtw};
-use crate::transcribe::Transcriber;
+use crate::transcribe::{text_rows, Transcriber};
 
 /// How many positions either side of the path count as on it: 2 positions, 40 ms.
 pub const NEAR: usize = 2;
@@ -58,8 +58,9 @@ pub fn read<Dev: Device<f32>>(t: &Transcriber<Dev>, clip: &Clip) -> Result<Heads
     let transcript = t.transcribe(&clip.samples())?;
     let (all, rows, stride) = t.cross_attention(&transcript);
     let positions = transcript.speech_frames / 2;
+    let text = text_rows(rows);
     let speech = |w: &[f32]| -> Vec<f32> {
-        (0..rows)
+        (text.clone())
             .flat_map(|r| {
                 let row = &w[r * stride..r * stride + positions];
                 let sum: f32 = row.iter().sum();
@@ -76,8 +77,8 @@ pub fn read<Dev: Device<f32>>(t: &Transcriber<Dev>, clip: &Clip) -> Result<Heads
         })
         .collect();
     let (aligned, _, _) = t.alignment_weights(&transcript);
-    let matrix = alignment_matrix(&aligned, rows, stride, positions);
-    let path = dtw(&matrix, rows, positions);
+    let matrix = alignment_matrix(&aligned, rows, stride, positions, text.clone());
+    let path = dtw(&matrix, text.len(), positions);
     let s = t.tokenizer.specials;
     let ids: Vec<u32> = transcript.tokens.iter().copied().chain([s.end]).collect();
     let words = (t.words(&transcript).into_iter()).map(|w| (w.text, w.start, w.end)).collect();
@@ -99,9 +100,21 @@ impl HeadsReading {
     }
 
     /// The share of `head`'s weight within [`NEAR`] positions of the path, averaged over the rows:
-    /// near 1 for a head that looks where the words are being said, near `(2 NEAR + 1) /
-    /// positions` for one that looks everywhere alike.
+    /// near 1 for a head that looks where the words are being said, and
+    /// [`even_spread_near_path`](Self::even_spread_near_path) for one that looks everywhere alike.
     pub fn near_path(&self, head: &HeadMap) -> f32 {
+        self.share_near_path(&head.weights)
+    }
+
+    /// What [`near_path`](Self::near_path) gives a map that spreads every row evenly over the
+    /// positions: the chance level. Not `(2 NEAR + 1) / positions`: where the path stays on a
+    /// row for several positions, the window around it is wider.
+    pub fn even_spread_near_path(&self) -> f32 {
+        let even = vec![1.0 / self.positions as f32; self.rows() * self.positions];
+        self.share_near_path(&even)
+    }
+
+    fn share_near_path(&self, weights: &[f32]) -> f32 {
         let rows = self.rows();
         let mut total = 0.0;
         for r in 0..rows {
@@ -112,8 +125,7 @@ impl HeadsReading {
                 }
                 _ => continue,
             };
-            total +=
-                head.weights[r * self.positions + lo..=r * self.positions + hi].iter().sum::<f32>();
+            total += weights[r * self.positions + lo..=r * self.positions + hi].iter().sum::<f32>();
         }
         total / rows as f32
     }

@@ -189,18 +189,20 @@ pub fn log_mel(samples: &[f32]) -> Result<Mel, String> {
 }
 // ANCHOR_END: log_mel
 
-/// What fills the spectrogram after the speech, up to 30 seconds.
+/// What fills the spectrogram after the speech, up to 30 seconds. Whisper's cross-attention has no
+/// padding mask, so the decoder hears this too, and it moves word times a little.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Padding {
-    /// The spectrogram of silence: the samples padded with zeros before the transform, so the
-    /// padding frames sit at the floor, 8 below the loudest band. Whisper's own code and Hugging
-    /// Face's feature extractor do this, and so does this chapter.
+    /// The spectrogram cut after the speech and padded with the value 0, as Whisper's own
+    /// `transcribe()` does (`pad_or_trim` on each 30-second window of the log-mel) and so
+    /// faster-whisper: in Whisper's scaled units 0 is `log10 = -4`, far above the floor, so the
+    /// padding is a faint hum rather than silence. This chapter's default.
     #[default]
-    Silence,
-    /// The spectrogram cut after the speech and padded with the value 0, as faster-whisper does:
-    /// in Whisper's scaled units 0 is `log10 = -4`, far above the floor, so the padding is a faint
-    /// hum rather than silence.
     Zeros,
+    /// The spectrogram of silence: the samples padded with zeros before the transform, so the
+    /// padding frames sit at the floor, 8 below the loudest band. Hugging Face's feature extractor
+    /// does this, and so does Whisper's `decode` given `log_mel_spectrogram(pad_or_trim(audio))`.
+    Silence,
 }
 
 impl Mel {

@@ -3,12 +3,13 @@
 
 use std::time::Instant;
 
-use dfdx::prelude::*;
 use serde::Serialize;
 
+use crate::config::WhisperConfig;
 use crate::decode::greedy_loop;
+use crate::fast::FastWhisper;
 use crate::mel::{self, Padding};
-use crate::transcribe::Transcriber;
+use crate::tokenizer::Specials;
 
 /// Seconds spent in each stage of one transcription.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -41,9 +42,13 @@ impl Stages {
 /// many 10 ms frames held speech.
 pub type FastRun = (Vec<u32>, Vec<f32>, usize);
 
-/// Transcribes `samples` on the fast path, timing each stage.
-pub fn timed_fast<Dev: Device<f32>>(
-    t: &Transcriber<Dev>,
+/// Transcribes `samples` on the fast path `fast`, decoding with Whisper's rules (`specials`,
+/// `config`), timing each stage. [`Transcriber::timed_fast`](crate::Transcriber::timed_fast) calls
+/// it with a transcriber's parts.
+pub fn timed_fast(
+    fast: &FastWhisper,
+    specials: Specials,
+    config: &WhisperConfig,
     samples: &[f32],
     padding: Padding,
 ) -> Result<(FastRun, Stages), String> {
@@ -51,13 +56,13 @@ pub fn timed_fast<Dev: Device<f32>>(
     let (mel, speech_frames) = mel::spectrogram(samples, padding)?;
     let spectrogram = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    let audio = t.fast.encode(&mel);
+    let audio = fast.encode(&mel);
     let encoder = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    let mut decoding = t.fast.start(&audio);
+    let mut decoding = fast.start(&audio);
     let cross = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    let (_, tokens) = greedy_loop(t.tokenizer.specials, &t.config, |ids| decoding.step(ids));
+    let (_, tokens) = greedy_loop(specials, config, |ids| decoding.step(ids));
     let decoding = clock.elapsed().as_secs_f64();
     Ok(((tokens, audio, speech_frames), Stages { spectrogram, encoder, cross, decoding }))
 }

@@ -10,7 +10,7 @@ use crate::files::ModelFiles;
 use crate::mel::{spectrogram, Padding};
 use crate::model::decoder::Hidden;
 use crate::model::Whisper;
-use crate::speed::timed_fast;
+use crate::speed::{timed_fast, FastRun, Stages};
 use crate::timing::{alignment_matrix, dtw, word_times, Word};
 use crate::tokenizer::WhisperTokenizer;
 
@@ -53,9 +53,10 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         vec![self.tokenizer.specials.start, self.tokenizer.specials.no_timestamps]
     }
 
-    /// The transcript of up to 30 seconds of 16 kHz samples.
+    /// The transcript of up to 30 seconds of 16 kHz samples, the spectrogram padded as Whisper's
+    /// `transcribe()` pads it ([`Padding::Zeros`]).
     pub fn transcribe(&self, samples: &[f32]) -> Result<Transcript<Dev>, String> {
-        self.transcribe_padded(samples, Padding::Silence)
+        self.transcribe_padded(samples, Padding::default())
     }
 
     /// The transcript, with the spectrogram after the speech filled as `padding` says.
@@ -82,7 +83,7 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
         samples: &[f32],
         padding: Padding,
     ) -> Result<Transcript<Dev>, String> {
-        let ((tokens, encoded, speech_frames), _) = timed_fast(self, samples, padding)?;
+        let ((tokens, encoded, speech_frames), _) = self.timed_fast(samples, padding)?;
         let text = self.tokenizer.text(&tokens);
         let positions = encoded.len() / WIDTH;
         let audio =
@@ -93,10 +94,22 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     }
     // ANCHOR_END: transcribe_fast
 
+    /// The fast path's run on `samples`, each stage timed ([`timed_fast`]).
+    pub fn timed_fast(
+        &self,
+        samples: &[f32],
+        padding: Padding,
+    ) -> Result<(FastRun, Stages), String> {
+        timed_fast(&self.fast, self.tokenizer.specials, &self.config, samples, padding)
+    }
+
     // ANCHOR: alignment_heads
     /// Every cross-attention head's weights while the transcript is read again whole (forced
-    /// decoding): `heads[layer * 6 + head]`, one row per token of the transcript and one for the
-    /// end of the text, each row over all the encoder's positions.
+    /// decoding, `<|startoftranscript|><|notimestamps|>` + the tokens + `<|endoftext|>`):
+    /// `heads[layer * 6 + head]`, one row per token of that sequence, each over all the encoder's
+    /// positions. Row `i` is where the decoder looked while predicting token `i + 1`, so
+    /// [`text_rows`] (from `<|notimestamps|>`'s to the last token's) predict the transcript and
+    /// its end.
     pub fn cross_attention(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
         let s = self.tokenizer.specials;
         let forced: Vec<u32> = [s.start, s.no_timestamps]
@@ -105,14 +118,12 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
             .chain([s.end])
             .collect();
         let (_, weights) = self.model.decode_all(&forced, &t.audio);
-        let (len, positions) = (forced.len(), t.audio.shape().1);
-        // row i predicts token i + 1 of `forced`: rows 1 .. len - 1 predict the text and the end
-        let rows = len - 2;
+        let (rows, positions) = (forced.len(), t.audio.shape().1);
         let heads = (weights.iter())
             .flat_map(|w| {
                 let all = w.cross_attn.as_vec();
                 (0..HEADS).map(move |h| {
-                    let first = (h * len + 1) * positions;
+                    let first = h * rows * positions;
                     all[first..first + rows * positions].to_vec()
                 })
             })
@@ -137,9 +148,17 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     pub fn words(&self, t: &Transcript<Dev>) -> Vec<Word> {
         let (heads, rows, positions) = self.alignment_weights(t);
         let frames = t.speech_frames / 2; // the second convolution halves the frames
-        let matrix = alignment_matrix(&heads, rows, positions, frames);
-        let path = dtw(&matrix, rows, frames);
+        let text = text_rows(rows);
+        let matrix = alignment_matrix(&heads, rows, positions, frames, text.clone());
+        let path = dtw(&matrix, text.len(), frames);
         word_times(&self.tokenizer, &t.tokens, &path, t.speech_frames as f64 / 100.0)
     }
     // ANCHOR_END: words
+}
+
+/// The rows of [`Transcriber::cross_attention`]'s `rows` that predict the transcript's tokens and
+/// its end: all but the first (`<|startoftranscript|>`'s, which predicts `<|notimestamps|>`) and
+/// the last (`<|endoftext|>`'s), as Whisper's `timing.py` cuts them.
+pub fn text_rows(rows: usize) -> std::ops::Range<usize> {
+    1..rows - 1
 }

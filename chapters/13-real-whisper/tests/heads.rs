@@ -12,10 +12,11 @@ fn near(reading: &HeadsReading, layer: usize, head: usize) -> f32 {
     (reading.near_path(h) * 100.0).round() / 100.0
 }
 
-/// The eight alignment heads put 0.30 to 0.69 of their weight within 40 ms of the path; the six
-/// heads of the first layer 0.07 to 0.18; layer 1's head 5 and layer 2's head 1, which
-/// `config.json` does not name, 0.60 and 0.59. An even spread over the 149 positions would put
-/// 5/149 = 0.03 there.
+/// The eight alignment heads put 0.30 to 0.66 of their weight within 40 ms of the path; the six
+/// heads of the first layer 0.06 to 0.18, three of them below what a head that spread its weight
+/// evenly would have there (0.11: the path stays several positions on some rows, so the window
+/// around it is wider than 5 of the 149 positions); layer 1's head 5 and layer 2's head 1, which
+/// `config.json` does not name, 0.56 and 0.55.
 #[test]
 fn which_heads_follow_the_speech() {
     let r = HeadsReading::committed();
@@ -25,12 +26,16 @@ fn which_heads_follow_the_speech() {
     assert_eq!(named, [(1, 0), (2, 0), (2, 5), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]);
     let shares: Vec<f32> = named.iter().map(|&(l, h)| near(&r, l, h)).collect();
     let (lo, hi) = shares.iter().fold((f32::MAX, f32::MIN), |(a, b), &s| (a.min(s), b.max(s)));
-    assert_eq!((lo, hi), (0.30, 0.69));
+    assert_eq!((lo, hi), (0.30, 0.66));
     let first: Vec<f32> = (0..6).map(|h| near(&r, 0, h)).collect();
     let (lo, hi) = first.iter().fold((f32::MAX, f32::MIN), |(a, b), &s| (a.min(s), b.max(s)));
-    assert_eq!((lo, hi), (0.07, 0.18));
-    assert_eq!([near(&r, 1, 5), near(&r, 2, 1)], [0.60, 0.59]);
-    assert_eq!((5.0f32 / 149.0 * 100.0).round() / 100.0, 0.03);
+    assert_eq!((lo, hi), (0.06, 0.18));
+    assert_eq!([near(&r, 1, 5), near(&r, 2, 1)], [0.56, 0.55]);
+    // chance: the same share for a map spread evenly over the positions, not 5/149 = 0.03
+    let chance = r.even_spread_near_path();
+    assert_eq!((chance * 100.0).round() / 100.0, 0.11);
+    let below: Vec<usize> = (0..6).filter(|&h| r.near_path(&r.heads[h]) < chance).collect();
+    assert_eq!(below, [1, 4, 5]);
     // every row of every map is a distribution over the speech (to the file's 4 decimals)
     for h in &r.heads {
         for row in h.weights.chunks(r.positions) {

@@ -5,6 +5,7 @@
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::ct2::{DType, ModelBin};
 use ch13_real_whisper::mel::Padding;
+use ch13_real_whisper::model::load::parameter_count;
 use ch13_real_whisper::model::sinusoids;
 use ch13_real_whisper::{files, Transcriber};
 use serde::Deserialize;
@@ -85,6 +86,15 @@ fn the_file_holds_tiny_en_in_float16() {
     assert_eq!((bin.version, bin.spec.as_str(), bin.revision), (6, "WhisperSpec", 3));
     assert_eq!((bin.variables.len(), bin.aliases.len()), (148, 1));
     assert_eq!(bin.parameters(), 37_764_864);
+    // of which Whisper learned 37.2 million: the file also holds the encoder's fixed sinusoids
+    // and the zeros CTranslate2 stored for the 12 key projections' bias (8 self, 4 cross)
+    let count = parameter_count(&bin).unwrap();
+    assert_eq!((count.sinusoids, count.zero_key_biases), (1500 * 384, 12 * 384));
+    assert_eq!(count.learned, 37_184_256);
+    let millions = |n: usize| format!("{:.1}", n as f64 / 1e6);
+    assert_eq!((millions(count.stored), millions(count.learned)), ("37.8".into(), "37.2".into()));
+    // openai-whisper's README lists tiny at "39 M", more than either count
+    assert!(count.stored < 39_000_000);
     let tensors = bin.variables.iter().filter(|v| !v.shape.is_empty());
     assert!(tensors.clone().all(|v| v.dtype == DType::F16));
     assert_eq!(tensors.count(), 139);
@@ -100,16 +110,21 @@ fn the_file_holds_tiny_en_in_float16() {
     assert!(cross[..384].iter().all(|&b| b == 0.0) && cross[384..].iter().any(|&b| b != 0.0));
 }
 
-/// The stored audio positions are [`sinusoids`], rounded to float16 (half a unit in the last place
-/// of a number below 1 is at most 2^-12).
+/// The stored audio positions are [`sinusoids`] rounded to float16: each of the 576,000 stored
+/// values is exactly the float16 nearest to the sinusoid computed here, and some differ from it by
+/// up to half a float16 step (2^-12 for the values of magnitude 0.5 to 1).
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn the_audio_positions_are_sinusoids_in_float16() {
+    use half::f16;
     let stored = transcriber().model.audio_positions.as_vec();
     let computed = sinusoids(1500, 384);
+    assert_eq!(stored.len(), 576_000);
+    for (i, (&s, &c)) in stored.iter().zip(&computed).enumerate() {
+        assert_eq!(s, f16::from_f32(c).to_f32(), "value {i}: {c} rounds to another float16");
+    }
     let largest = stored.iter().zip(&computed).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
-    assert!(largest <= 2f32.powi(-12), "{largest}");
-    assert!(largest > 0.0);
+    assert!(largest <= 2f32.powi(-12) && largest > 2f32.powi(-13), "{largest}");
 }
 
 /// The tokenizer's 51,864 symbols are the file's `vocabulary.txt`, line for line.
@@ -159,7 +174,8 @@ fn every_transcript_equals_faster_whispers() {
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn cached_steps_equal_the_whole_sequence_at_once() {
     let t = transcriber();
-    let transcript = t.transcribe(&CLIPS[1].samples()).unwrap();
+    // the spectrogram of silence after the speech, as `log_mel` below computes it
+    let transcript = t.transcribe_padded(&CLIPS[1].samples(), Padding::Silence).unwrap();
     let greedy = &transcript.greedy;
     let ids: Vec<u32> = greedy.prompt.iter().chain(&greedy.tokens).copied().collect();
     let mel = ch13_real_whisper::mel::log_mel(&CLIPS[1].samples()).unwrap();
@@ -197,14 +213,16 @@ fn cached_steps_equal_the_whole_sequence_at_once() {
     assert!(largest.0 < 1e-3 && largest.1 < 1e-5, "{largest:?}");
 }
 
-/// Every word's start and end are faster-whisper's, within one encoder position (20 ms), when the
-/// spectrogram is padded as faster-whisper pads it; with Whisper's own padding (silence), every
-/// time but one is, and the last word of clip 0920 ends 0.10 s earlier.
+/// Every word's start and end are faster-whisper's, all 140 exactly, when the spectrogram is padded
+/// as Whisper's `transcribe()` and faster-whisper pad it (the chapter's default, `Padding::Zeros`);
+/// padded with silence (`Padding::Silence`, Hugging Face's), 106 are equal and every time but one
+/// is within one encoder position (20 ms): the last word of clip 0920 ends 0.10 s earlier.
 ///
 /// With word times, faster-whisper moves on from the end of the last word rather than from the end
-/// of the window: after clips 0890 and 0930 it decodes the last 0.30 and 0.49 s of near silence
-/// again and hears " ." there, a second segment. The first segment is the transcript of the
-/// window, the same tokens as without word times; its words are compared.
+/// of the window, as Whisper's own `transcribe()` does (faster-whisper ports its loop): after
+/// clips 0890 and 0930 it decodes the last 0.30 and 0.49 s of near silence again and hears " ."
+/// there, a second segment. The first segment is the transcript of the window, the same tokens as
+/// without word times; its words are compared.
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn every_word_time_is_faster_whispers_within_20_ms() {
@@ -239,25 +257,81 @@ fn every_word_time_is_faster_whispers_within_20_ms() {
         }
         println!("{padding:?}: {exact} of {count} times equal, the others within {largest:.2} s; {off:?}");
         assert_eq!(count, 140);
+        // padded as Whisper's `transcribe()` and faster-whisper pad, every time is theirs exactly;
+        // padded with silence, 106 are, and all but one within 20 ms
         match padding {
-            Padding::Zeros => assert!(off.is_empty(), "{off:?}"),
-            Padding::Silence => assert_eq!(off, [("0920", " was.".to_string(), 5.64, 5.74)]),
+            Padding::Zeros => assert_eq!((exact, off.len()), (140, 0), "{off:?}"),
+            Padding::Silence => {
+                assert_eq!(exact, 106);
+                assert_eq!(off, [("0920", " was.".to_string(), 5.64, 5.74)]);
+            }
         }
     }
 }
 
 /// `config.json` names 8 of the 24 cross-attention heads for the word times, and 90 tokens that
-/// are never written (a space and the end of the text never first).
+/// are never written: 84 of GPT-2's (the symbols Whisper's tokenizer calls non-speech) and 6
+/// special tokens. A space and the end of the text are never first.
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn the_configuration_names_the_alignment_heads_and_the_suppressed_tokens() {
     let config = &transcriber().config;
+    let bpe = &transcriber().tokenizer.bpe;
+    // the same eight as openai-whisper's `_ALIGNMENT_HEADS["tiny.en"]` (whisper/__init__.py)
     assert_eq!(
         config.alignment_heads,
         [(1, 0), (2, 0), (2, 5), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]
     );
     assert_eq!(config.suppress_ids.len(), 90);
-    assert_eq!(config.suppress_ids_begin, [220, 50_256]);
-    assert!(config.suppress_ids.contains(&50_257)); // <|startoftranscript|>
-    assert_eq!(transcriber().tokenizer.bpe.decode(&[220]), " ");
+    let end = transcriber().tokenizer.specials.end;
+    let (text, special): (Vec<u32>, Vec<u32>) =
+        config.suppress_ids.iter().copied().partition(|&id| id < end);
+    assert_eq!((text.len(), special.len()), (84, 6));
+    let names = [
+        "<|startoftranscript|>",
+        "<|translate|>",
+        "<|transcribe|>",
+        "<|startoflm|>",
+        "<|startofprev|>",
+        "<|nocaptions|>",
+    ];
+    assert_eq!(special, names.map(|n| bpe.id(n).unwrap()));
+    // The 84 are what openai-whisper's `Tokenizer.non_speech_tokens` gives on this tokenizer:
+    // each symbol alone and after a space where it is one token, the first token of the musical
+    // symbols always, and a hyphen or a quote that starts a word.
+    let mut symbols: Vec<String> =
+        "\"#()*+/:;<=>@[\\]^_`{|}~「」『』".chars().map(String::from).collect();
+    let more = "<< >> <<< >>> -- --- -( -[ (' (\" (( )) ((( ))) [[ ]] {{ }} ♪♪ ♪♪♪";
+    symbols.extend(more.split(' ').map(String::from));
+    let musical: Vec<String> = "♩♪♫♬♭♮♯".chars().map(String::from).collect();
+    let mut rule: Vec<u32> = vec![bpe.encode(" -")[0], bpe.encode(" '")[0]];
+    for symbol in symbols.iter().chain(&musical) {
+        for ids in [bpe.encode(symbol), bpe.encode(&format!(" {symbol}"))] {
+            if ids.len() == 1 || musical.contains(symbol) {
+                rule.push(ids[0]);
+            }
+        }
+    }
+    rule.sort();
+    rule.dedup();
+    assert_eq!(rule, text);
+    // ... but not the punctuation of speech
+    for symbol in [",", ".", "?", "!", "'", "-", " ."] {
+        assert!(!text.contains(&bpe.encode(symbol)[0]), "{symbol:?}");
+    }
+    // The musical symbols are three bytes in UTF-8 (♪ is E2 99 AA) and two tokens: the suppressed
+    // one holds the first two bytes, which ♩ to ♯ share (GPT-2's byte alphabet writes E2 99 as
+    // "âĻ"), so none of them can be written, alone or after a space.
+    assert_eq!("♪".as_bytes(), [0xE2, 0x99, 0xAA]);
+    let (first, spaced) = (bpe.id("âĻ").unwrap(), bpe.id("ĠâĻ").unwrap());
+    assert!(text.contains(&first) && text.contains(&spaced));
+    for symbol in ['♩', '♪', '♫', '♬', '♭', '♮', '♯'] {
+        let ids = bpe.encode(&symbol.to_string());
+        assert_eq!((ids.len(), ids[0]), (2, first), "{symbol}");
+        assert!(!text.contains(&ids[1]));
+        assert_eq!(bpe.decode(&ids), symbol.to_string());
+        assert_eq!(bpe.encode(&format!(" {symbol}"))[0], spaced);
+    }
+    assert_eq!(config.suppress_ids_begin, [220, end]);
+    assert_eq!(bpe.decode(&[220]), " ");
 }

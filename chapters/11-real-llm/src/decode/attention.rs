@@ -8,7 +8,7 @@ use ch08_efficient::fast::{Isa, OnPath};
 use rayon::prelude::*;
 
 use super::kernels::dot_f32;
-use super::model::Sizes;
+use super::sizes::Sizes;
 
 /// Keys a token attends over before its heads are shared among the threads; below it, they run
 /// on the calling thread, each head's work being small.

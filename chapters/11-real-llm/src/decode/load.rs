@@ -6,7 +6,8 @@ use ch10_language_models::CausalLm;
 use dfdx::prelude::*;
 
 use super::matrix::Matrix;
-use super::model::{Decoder, Layer, Sizes};
+use super::model::{Decoder, Layer};
+use super::sizes::Sizes;
 use crate::gguf::{dequantize, Gguf};
 use crate::smollm2;
 

@@ -10,6 +10,7 @@
 //! * [`kernels`]: the dot products, on chapter 8's run-time choice of instruction set;
 //! * [`attention`]: one token's heads over the cache, on the same instruction sets;
 //! * [`cache`]: a key/value cache allocated once, with StreamingLLM's policy as an option;
+//! * [`sizes`]: the sizes both need;
 //! * [`model`]: the forward pass, [`load`]: its weights from the file or a chapter 10 model, and
 //!   [`lm`]: the pass as chapter 10's `LanguageModel`, for chat and perplexity.
 
@@ -20,8 +21,10 @@ pub mod lm;
 pub mod load;
 pub mod matrix;
 pub mod model;
+pub mod sizes;
 
 pub use cache::{Cache, Policy};
 pub use load::Weights;
 pub use matrix::Matrix;
-pub use model::{Decoder, Keep, Profile, Sizes};
+pub use model::{Decoder, Keep, Profile};
+pub use sizes::Sizes;

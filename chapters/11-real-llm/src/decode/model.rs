@@ -11,17 +11,7 @@ use ch10_language_models::Rope;
 use super::attention::attend_token;
 use super::cache::{Cache, Policy};
 use super::matrix::Matrix;
-
-/// The sizes a decoder needs at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sizes {
-    pub vocab: usize,
-    pub hidden: usize,
-    pub heads: usize,
-    pub kv_heads: usize,
-    pub head_dim: usize,
-    pub intermediate: usize,
-}
+use super::sizes::Sizes;
 
 /// One layer's weights: `Llama`'s names in GGUF's spelling.
 #[derive(Clone, Debug)]

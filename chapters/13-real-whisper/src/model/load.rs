@@ -195,3 +195,48 @@ impl<Dev: Device<f32>> Whisper<Dev> {
     }
     // ANCHOR_END: load
 }
+
+/// The file's parameters, and how many of them Whisper learned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParameterCount {
+    /// every element of the file's floating-point variables ([`ModelBin::parameters`])
+    pub stored: usize,
+    /// the encoder's positions: sinusoids, computed rather than learned (`(1500, 384)`)
+    pub sinusoids: usize,
+    /// the zeros CTranslate2 stored for the key projections' bias, which Whisper does not have
+    pub zero_key_biases: usize,
+    /// what is left: the weights training set (OpenAI's PyTorch model counts these as its
+    /// parameters; it keeps the sinusoids in a buffer and its key projections have no bias)
+    pub learned: usize,
+}
+
+/// Counts [`ParameterCount`] in a Whisper `model.bin` of tiny.en's sizes. A key bias counts as
+/// CTranslate2's filling only where every one of its values is zero.
+pub fn parameter_count(bin: &ModelBin) -> Result<ParameterCount, String> {
+    let key_bias = |name: &str, len: usize, keys: std::ops::Range<usize>| {
+        let bias = bin.f32s(name, &[len]).map_err(|e| e.to_string())?;
+        let all_zero = bias[keys.clone()].iter().all(|&b| b == 0.0);
+        Ok::<usize, String>(if all_zero { keys.len() } else { 0 })
+    };
+    let mut zero_key_biases = 0;
+    for i in 0..crate::config::ENCODER_LAYERS {
+        let name = format!("encoder/layer_{i}/self_attention/linear_0/bias");
+        zero_key_biases += key_bias(&name, 3 * WIDTH, WIDTH..2 * WIDTH)?;
+    }
+    for i in 0..crate::config::DECODER_LAYERS {
+        let name = format!("decoder/layer_{i}/self_attention/linear_0/bias");
+        zero_key_biases += key_bias(&name, 3 * WIDTH, WIDTH..2 * WIDTH)?;
+        let name = format!("decoder/layer_{i}/attention/linear_1/bias");
+        zero_key_biases += key_bias(&name, 2 * WIDTH, 0..WIDTH)?;
+    }
+    let positions = "encoder/position_encodings/encodings";
+    let shape = bin.variable(positions).map(|v| v.shape.clone());
+    if shape.as_deref() != Some(&[AUDIO_POSITIONS, WIDTH][..]) {
+        return Err(format!("{positions}: {shape:?}, not [{AUDIO_POSITIONS}, {WIDTH}]"));
+    }
+    let stored = bin.parameters();
+    let sinusoids = AUDIO_POSITIONS * WIDTH;
+    let learned = (stored.checked_sub(sinusoids + zero_key_biases))
+        .ok_or(format!("{stored} floating-point values: fewer than the positions and biases"))?;
+    Ok(ParameterCount { stored, sinusoids, zero_key_biases, learned })
+}

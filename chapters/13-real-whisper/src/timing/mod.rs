@@ -9,8 +9,8 @@
 //! 2. **The alignment heads.** `config.json` names the heads (layer, head) whose maps follow the
 //!    speech; only they are kept, cut to the frames that hold speech and renormalised.
 //! 3. **Normalise, smooth, average** ([`alignment_matrix`]): every frame's column is standardised
-//!    over the tokens, every token's row is smoothed by a median filter 7 frames wide, and the
-//!    heads are averaged.
+//!    over all the rows of the forced sequence, then the rows that predict the text are kept, each
+//!    smoothed by a median filter 7 frames wide, and the heads are averaged.
 //! 4. **Dynamic time warping** ([`dtw`]): the monotonic path through (token, frame) of largest
 //!    total weight; a token starts at the first frame of the path on its row.
 //! 5. **Words** ([`words`](mod@words)): tokens are joined into words at spaces and punctuation,
@@ -19,6 +19,8 @@
 //!
 //! The encoder's positions are 20 ms apart (3,000 frames of 10 ms, halved by the second
 //! convolution), so every time is a multiple of 0.02 s before Whisper's last adjustments.
+
+use std::ops::Range;
 
 mod dtw;
 pub mod words;
@@ -31,14 +33,24 @@ pub const POSITIONS_PER_SECOND: f64 = 50.0;
 /// The width of the median filter over frames.
 pub const MEDIAN_WIDTH: usize = 7;
 
-/// The alignment matrix: `(rows, frames)`, from the alignment heads' cross-attention weights.
+/// The alignment matrix: `(text.len(), frames)`, from the alignment heads' cross-attention weights.
 ///
-/// `heads[h]` is head `h`'s weights, `rows` rows of at least `frames` values each (a row's whole
-/// length is `stride`); only the first `frames` of a row (the positions that heard speech) are
-/// kept, and renormalised to sum to one (the softmax over those frames alone).
+/// `heads[h]` is head `h`'s weights, `rows` rows (every token of the forced sequence) of at least
+/// `frames` values each (a row's whole length is `stride`); only the first `frames` of a row (the
+/// positions that heard speech) are kept, and renormalised to sum to one (the softmax over those
+/// frames alone). Each frame's column is standardised over all `rows`, the prompt's and the end's
+/// included, as Whisper's `timing.py` and CTranslate2 do; only then are the rows cut to `text`, the
+/// rows that predict the transcript's tokens and its end.
 // ANCHOR: alignment_matrix
-pub fn alignment_matrix(heads: &[Vec<f32>], rows: usize, stride: usize, frames: usize) -> Vec<f32> {
-    let mut mean = vec![0.0f32; rows * frames];
+pub fn alignment_matrix(
+    heads: &[Vec<f32>],
+    rows: usize,
+    stride: usize,
+    frames: usize,
+    text: Range<usize>,
+) -> Vec<f32> {
+    assert!(text.end <= rows, "text rows {text:?} beyond the {rows} rows");
+    let mut mean = vec![0.0f32; text.len() * frames];
     for head in heads {
         // 2. the speech frames only, each row a distribution again
         let mut w: Vec<f32> = (0..rows)
@@ -48,7 +60,7 @@ pub fn alignment_matrix(heads: &[Vec<f32>], rows: usize, stride: usize, frames: 
                 row.iter().map(move |x| x / sum)
             })
             .collect();
-        // 3a. standardise each frame's column over the tokens (no epsilon, as Whisper)
+        // 3a. standardise each frame's column over every row (no epsilon, as Whisper)
         for f in 0..frames {
             let column: Vec<f32> = (0..rows).map(|r| w[r * frames + f]).collect();
             let m = column.iter().sum::<f32>() / rows as f32;
@@ -57,11 +69,11 @@ pub fn alignment_matrix(heads: &[Vec<f32>], rows: usize, stride: usize, frames: 
                 w[r * frames + f] = (w[r * frames + f] - m) / var.sqrt();
             }
         }
-        // 3b. a median filter along each token's row, 3c. the average over heads
-        for r in 0..rows {
+        // 3b. a median filter along each text row, 3c. the average over heads
+        for (i, r) in text.clone().enumerate() {
             let smooth = median_filter(&w[r * frames..(r + 1) * frames], MEDIAN_WIDTH);
             for (f, v) in smooth.into_iter().enumerate() {
-                mean[r * frames + f] += v / heads.len() as f32;
+                mean[i * frames + f] += v / heads.len() as f32;
             }
         }
     }
