@@ -5,10 +5,10 @@
 //! Two toolchains can build it:
 //! * rustup's, where it has the target (`rustup target add wasm32-unknown-unknown`, as on GitHub's
 //!   runners): a plain `cargo build --target wasm32-unknown-unknown`;
-//! * otherwise Debian's `rustc-web` with `rust-web-src` and `lld` (installed here with apt-get when
-//!   missing, as `setup` installs chromium): Debian's `cargo`, called by its full path, builds the
-//!   standard library for the target itself (`-Zbuild-std`, allowed for that one command by
-//!   `RUSTC_BOOTSTRAP=1`) and links with `wasm-ld`.
+//! * otherwise Debian's `rustc-web` with `cargo-web`, `rust-web-src` and `lld` (installed here with
+//!   apt-get when missing, as `setup` installs chromium): Debian's `cargo`, called by its full path,
+//!   builds the standard library for the target itself (`-Zbuild-std`, allowed for that one
+//!   command by `RUSTC_BOOTSTRAP=1`) and links with `wasm-ld`.
 
 use crate::run::{apt_install, works};
 use anyhow::{bail, Context, Result};
