@@ -161,8 +161,7 @@ impl BigBird {
         random: usize,
         seed: u64,
     ) -> Result<Self, InvalidBigBird> {
-        let blocks = Self::blocks(n, block, random)?;
-        Ok(Self::build(blocks, block, window, global, random, seed))
+        Self::try_new_to_draw(n, block, window, global, random, seed, usize::MAX)
     }
 
     /// [`try_new`](Self::try_new) for a pattern that will be drawn block by block: sizes of more

@@ -1,6 +1,7 @@
 //! ch08-efficient's integration tests, in one binary (one link of dfdx instead of one per file).
 //! `cargo test -p ch08-efficient` runs them all; `cargo test -p ch08-efficient MODULE::` runs one file's.
 
+mod comparisons;
 mod cost;
 mod drop_in;
 mod equality;
