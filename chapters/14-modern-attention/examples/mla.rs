@@ -17,9 +17,16 @@ fn main() {
         d.logits, d.hidden
     );
     println!("  layer 0's attention weights: {:.1e}", d.weights);
-    println!("  24 tokens, then 16 one at a time through the cache:");
-    println!("    keys and values expanded from the latents: logits {:.1e}", d.cached_expanded);
-    println!("    absorbed, attending over the latents:      logits {:.1e}", d.cached_absorbed);
+    println!("  24 tokens, then 16 one at a time through the latent cache:");
+    println!("    keys and values expanded from the latents:  logits {:.1e}", d.cached_expanded);
+    println!("    absorbed, the folded matrices multiplied:   logits {:.1e}", d.cached_absorbed);
+    println!("    absorbed, the factors applied in turn:      logits {:.1e}", d.cached_in_turn);
+    println!("  the same through a cache of expanded keys and values:");
+    println!("    each step expands only its own tokens:      logits {:.1e}", d.cached_keys_values);
     println!("  layer 0's cache: latent {:.1e}, shared rotary key {:.1e}", d.latent, d.k_rot);
-    println!("  layer 0's cache holds {} bytes: (16 + 8) x 4 per token", d.cache_bytes);
+    println!("  layer 0's latent cache holds {} bytes: (16 + 8) x 4 per token", d.cache_bytes);
+    println!(
+        "  its keys and values would hold {} bytes: 4 x (16 + 8 + 12) x 4 per token",
+        d.kv_cache_bytes
+    );
 }

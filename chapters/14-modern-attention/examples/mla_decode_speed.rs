@@ -1,12 +1,13 @@
 //! One decoding step of one layer of multi-head latent attention with DeepSeek-V2-Lite's attention
 //! sizes and DeepSeek-V3's query compression (1,536; V2-Lite has none), over caches of 2,048,
-//! 8,192 and 32,768 tokens: the plain form (keys and values expanded from the latents at every
-//! step) against the absorbed form, 7 rounds alternating. `--json` prints the run as
+//! 8,192 and 32,768 tokens, in four forms: keys and values re-expanded from the latents at every
+//! step, expanded once and cached, and absorbed with the folded matrices multiplied out or the
+//! factors applied in turn; 11 rounds, each running every form once. `--json` prints the run as
 //! `measurements/mla_decode.json` keeps it.
 //!
 //! `cargo run --release -p ch14-modern-attention --example mla_decode_speed [-- --json]`
 
-use ch14_modern_attention::mla::decode_speed::{Run, TOKENS};
+use ch14_modern_attention::mla::decode_speed::{Run, ROUNDS, TOKENS};
 use ch14_modern_attention::mla::speed::{lite_layer, time_steps};
 
 fn main() {
@@ -14,7 +15,7 @@ fn main() {
     let dev = support::seeded_device(0);
     let layer = lite_layer(&dev);
     let folded = layer.absorb();
-    let rows = TOKENS.iter().map(|&n| time_steps(&layer, &folded, n, 7)).collect();
+    let rows = TOKENS.iter().map(|&n| time_steps(&layer, &folded, n, ROUNDS)).collect();
     let run = Run { machine: support::machine::describe(), threads: available_cores(), rows };
     if json {
         println!("{}", run.to_json());

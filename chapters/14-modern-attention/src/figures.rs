@@ -5,6 +5,7 @@ use support::{BarChart, LineChart, Svg};
 
 use crate::cache_cost::PUBLISHED;
 use crate::mla::decode_speed;
+use crate::mla::speed::Timed;
 use crate::variants::{self, Variant};
 
 /// KiB of cache per token: every layer keeping every token, and after 32,768 tokens.
@@ -24,20 +25,21 @@ pub fn kv_cache() -> BarChart {
 }
 
 /// One decoding step of one layer with DeepSeek-V2-Lite's attention sizes (its queries compressed
-/// to DeepSeek-V3's 1,536), both forms, from the committed run.
+/// to DeepSeek-V3's 1,536), every form, from the committed run.
 pub fn mla_decode() -> LineChart {
     let run = decode_speed::committed();
-    let line = |pick: fn(&decode_speed::Row) -> f64| {
-        run.rows.iter().map(|t| (t.tokens as f32, pick(t) as f32)).collect::<Vec<_>>()
-    };
-    LineChart::new(
+    let mut chart = LineChart::new(
         "One decoding step of one MLA layer (DeepSeek-V2-Lite's attention sizes)",
         "tokens in the cache",
         "milliseconds (median)",
     )
-    .log_log()
-    .line("keys and values expanded", line(|t| t.expanded_median_ms()))
-    .line("absorbed", line(|t| t.absorbed_median_ms()))
+    .log_log();
+    for form in Timed::ALL {
+        let line =
+            run.rows.iter().map(|t| (t.tokens as f32, decode_speed::ms(t, form).median as f32));
+        chart = chart.line(form.name(), line.collect());
+    }
+    chart
 }
 
 const VARIANTS: [Variant; 3] = [Variant::Plain, Variant::QkNorm, Variant::Gate];

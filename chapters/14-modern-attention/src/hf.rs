@@ -6,7 +6,7 @@ use ch12_real_bert::load::Entries;
 use dfdx::nn::BuildModule;
 use dfdx::prelude::*;
 
-use crate::mla::attention::{Rows, Weight};
+use crate::mla::products::{Rows, Weight};
 
 /// Takes a file's entries by name, each of the shape the model expects.
 pub struct Reader<'a, Dev> {

@@ -50,12 +50,16 @@ fn both_forms_are_deepseek_v3s() {
         ("weights", d.weights),
         ("cached, expanded", d.cached_expanded),
         ("cached, absorbed", d.cached_absorbed),
+        ("cached, absorbed in turn", d.cached_in_turn),
+        ("cached keys and values", d.cached_keys_values),
         ("latent", d.latent),
         ("shared key", d.k_rot),
     ] {
         assert!(diff < 1e-5, "{what}: {diff}");
     }
     assert_eq!(d.cache_bytes, 40 * (16 + 8) * 4);
+    // 4 heads' keys (16 + 8) and values (12)
+    assert_eq!(d.kv_cache_bytes, 40 * 4 * (16 + 8 + 12) * 4);
 }
 
 /// Hugging Face's order of a turned key: the first of every pair, then the second.
@@ -67,12 +71,22 @@ fn halves_first_regroups_the_pairs() {
     );
 }
 
-/// The page's figures: every difference under 4e-6, the absorbed form's cached logits 3.7e-6.
+/// The page's figures: every difference under 4e-6, the absorbed forms' cached logits 3.7e-6
+/// (folded) and 3.3e-6 (in turn).
 #[test]
 fn the_pages_differences() {
     let d = fixture::differences();
-    let all =
-        [d.logits, d.hidden, d.weights, d.cached_expanded, d.cached_absorbed, d.latent, d.k_rot];
+    let all = [
+        d.logits,
+        d.hidden,
+        d.weights,
+        d.cached_expanded,
+        d.cached_absorbed,
+        d.cached_in_turn,
+        d.cached_keys_values,
+        d.latent,
+        d.k_rot,
+    ];
     // the page's figures are the CPU's; on a GPU (`support::ON_GPU`) cuBLAS sums in another
     // order: an H100 gave 4.3e-6 for the last hidden states, so there the bound is the
     // parity test's 1e-5 and the printed digits are not asserted
@@ -80,6 +94,7 @@ fn the_pages_differences() {
     assert!(all.iter().all(|&x| x < bound), "{all:?}");
     if !support::ON_GPU {
         assert_eq!(format!("{:.1e}", d.cached_absorbed), "3.7e-6");
+        assert_eq!(format!("{:.1e}", d.cached_in_turn), "3.3e-6");
     }
 }
 
@@ -97,4 +112,11 @@ fn a_lite_layers_cache_per_token() {
     assert_eq!(cache.bytes() / 128, (512 + 64) * 4);
     assert_eq!(cache.bytes() / 128, 2304);
     assert_eq!(HEADS * (NOPE + ROPE + V) * 4, 20_480);
+    // the cache of expanded keys and values holds exactly that
+    use ch14_modern_attention::mla::{KvCache, LatentAttention};
+    let layer = ch14_modern_attention::mla::speed::lite_layer(&dev);
+    let mut kv = KvCache::<HEADS, NOPE, ROPE, V, _>::new();
+    kv.append(LatentAttention::expand(&layer, &lite_cache(&dev, 3)));
+    kv.append(layer.expand(&lite_cache(&dev, 2)));
+    assert_eq!((kv.len(), kv.bytes()), (5, 5 * 20_480));
 }

@@ -1,6 +1,6 @@
 //! The worked examples of chapter 14, with every number its page shows.
 
-use ch14_modern_attention::mla::attention::{dots, dots_shared, each_head, per_head};
+use ch14_modern_attention::mla::products::{dots, dots_shared, each_head, per_head};
 use dfdx::prelude::*;
 
 /// A latent `c = [1, 2]`, one head whose key expansion `W^UK` has rows `[1, 0]` and `[1, 1]`,

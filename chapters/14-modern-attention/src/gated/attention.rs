@@ -6,7 +6,7 @@ use ch10_language_models::{LayerCache, Rope};
 use dfdx::nn::Module;
 use dfdx::prelude::*;
 
-use crate::mla::attention::{linear, Weight, Weights};
+use crate::mla::products::{linear, Weight, Weights};
 use crate::qk_norm::NormedAttention;
 
 /// Grouped-query attention with QK-norm and an output gate.

@@ -9,7 +9,7 @@ use ch10_language_models::{KvCache, LayerCache, RmsNorm, Rope, SwiGlu};
 use dfdx::nn::Module;
 use dfdx::prelude::*;
 
-use crate::mla::attention::{linear, Weight, Weights};
+use crate::mla::products::{linear, Weight, Weights};
 use crate::qk_norm::NormedAttention;
 
 /// What a layer attends to.

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 use support::rounds::Summary;
 
-use super::speed::{StepTimes, KV_RANK, ROPE};
+use super::speed::{StepTimes, Timed, HEADS, KV_RANK, NOPE, ROPE, V};
 
 /// A row of a run: one cache length's rounds.
 pub type Row = StepTimes;
@@ -23,6 +23,9 @@ pub fn committed() -> Run {
 /// The cache lengths timed.
 pub const TOKENS: [usize; 3] = [2048, 8192, 32_768];
 
+/// Rounds per cache length: each runs every form once.
+pub const ROUNDS: usize = 11;
+
 /// The machine, and one [`StepTimes`] per cache length.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -31,34 +34,28 @@ pub struct Run {
     pub rows: Vec<StepTimes>,
 }
 
-/// The median and range of the expanded form's time over the absorbed form's, round by round.
-pub fn ratio(t: &StepTimes) -> Summary {
-    let ratios: Vec<f64> = t.expanded_ms.iter().zip(&t.absorbed_ms).map(|(e, a)| e / a).collect();
+/// Round by round, `form`'s time over the absorbed-in-turn form's: median and range.
+pub fn ratio(t: &StepTimes, form: Timed) -> Summary {
+    let ratios: Vec<f64> =
+        (t.of(form).iter().zip(t.of(Timed::InTurn))).map(|(f, a)| f / a).collect();
     Summary::of(&ratios).expect("positive times")
 }
 
-fn median_ms(ms: &[f64]) -> f64 {
-    1e3 / Summary::of(&ms.iter().map(|m| 1e3 / m).collect::<Vec<_>>()).expect("positive").median
-}
-
-impl StepTimes {
-    /// The median round of the expanded form, in milliseconds.
-    pub fn expanded_median_ms(&self) -> f64 {
-        median_ms(&self.expanded_ms)
-    }
-
-    /// The median round of the absorbed form, in milliseconds.
-    pub fn absorbed_median_ms(&self) -> f64 {
-        median_ms(&self.absorbed_ms)
-    }
+/// Milliseconds of a form's rounds: median, fastest and slowest (as rates, which
+/// [`Summary`] takes, then back to times).
+pub fn ms(t: &StepTimes, form: Timed) -> Summary {
+    let rates: Vec<f64> = t.of(form).iter().map(|m| 1e3 / m).collect();
+    let s = Summary::of(&rates).expect("positive times");
+    Summary { best: 1e3 / s.best, median: 1e3 / s.median, slowest: 1e3 / s.slowest, ..s }
 }
 
 impl Run {
     pub fn to_json(&self) -> String {
         let rows: Vec<Value> = (self.rows.iter())
             .map(|t| {
-                json!({"tokens": t.tokens, "expanded_ms": t.expanded_ms,
-                       "absorbed_ms": t.absorbed_ms, "difference": t.difference})
+                let ms: serde_json::Map<String, Value> =
+                    Timed::ALL.iter().map(|&f| (f.name().to_string(), json!(t.of(f)))).collect();
+                json!({"tokens": t.tokens, "ms": ms, "difference": t.difference})
             })
             .collect();
         let v = json!({"machine": self.machine, "threads": self.threads, "rows": rows});
@@ -67,17 +64,24 @@ impl Run {
 
     pub fn from_json(text: &str) -> Result<Run, String> {
         let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let floats = |x: &Value| -> Vec<f64> {
-            x.as_array().map_or(vec![], |a| a.iter().filter_map(Value::as_f64).collect())
+        let floats = |x: &Value| -> Result<Vec<f64>, String> {
+            let a = x.as_array().ok_or("a form without its rounds")?;
+            a.iter().map(|m| m.as_f64().ok_or_else(|| format!("{m} is not a time"))).collect()
         };
-        let rows = (v["rows"].as_array().ok_or("no rows")?.iter())
-            .map(|r| StepTimes {
-                tokens: r["tokens"].as_u64().unwrap_or(0) as usize,
-                expanded_ms: floats(&r["expanded_ms"]),
-                absorbed_ms: floats(&r["absorbed_ms"]),
-                difference: r["difference"].as_f64().unwrap_or(f64::NAN) as f32,
+        let row = |r: &Value| -> Result<StepTimes, String> {
+            let mut ms: [Vec<f64>; 4] = Default::default();
+            for f in Timed::ALL {
+                ms[f as usize] =
+                    floats(&r["ms"][f.name()]).map_err(|e| format!("{}: {e}", f.name()))?;
+            }
+            Ok(StepTimes {
+                tokens: r["tokens"].as_u64().ok_or("a row without tokens")? as usize,
+                ms,
+                difference: r["difference"].as_f64().ok_or("a row without its difference")? as f32,
             })
-            .collect();
+        };
+        let rows =
+            v["rows"].as_array().ok_or("no rows")?.iter().map(row).collect::<Result<_, _>>()?;
         Ok(Run {
             machine: v["machine"].as_str().ok_or("no machine")?.to_string(),
             threads: v["threads"].as_u64().ok_or("no threads")? as usize,
@@ -85,27 +89,46 @@ impl Run {
         })
     }
 
-    /// The page's table: per cache length, the median milliseconds of each form and the ratio.
+    /// The page's table: per cache length, each form's median milliseconds with the rounds'
+    /// range, then each form's time over the absorbed-in-turn form's, round by round.
     pub fn table(&self) -> String {
+        let rounds = self.rows.first().map_or(0, |t| t.of(Timed::InTurn).len());
         let mut out = format!("{}, {} threads\n", self.machine, self.threads);
         out += &format!(
-            "one layer of 16 heads; the cache: {} bytes per token (f32)\n",
-            (KV_RANK + ROPE) * 4
+            "one layer of 16 heads; per cached token: {} bytes of latents, {} of keys and values (f32)\n",
+            (KV_RANK + ROPE) * 4,
+            HEADS * (NOPE + ROPE + V) * 4
         );
-        out += "tokens  expanded ms  absorbed ms  expanded/absorbed: median (rounds' range)  |difference|\n";
+        out += &format!("milliseconds per step: median of {rounds} rounds (fastest to slowest)\n");
+        out += "tokens";
+        for f in Timed::ALL {
+            out += &format!("  {:>22}", f.name());
+        }
+        out += "  |difference|\n";
         for t in &self.rows {
-            let r = ratio(t);
-            out += &format!(
-                "{:>6}  {:>11.1}  {:>11.2}  {:>5.1}x ({:.1}x to {:.1}x, {} rounds)  {:>12.1e}\n",
-                t.tokens,
-                t.expanded_median_ms(),
-                t.absorbed_median_ms(),
-                r.median,
-                r.slowest,
-                r.best,
-                r.rounds,
-                t.difference
-            );
+            out += &format!("{:>6}", t.tokens);
+            for f in Timed::ALL {
+                let s = ms(t, f);
+                let cell = format!("{:.1} ({:.1}-{:.1})", s.median, s.best, s.slowest);
+                out += &format!("  {cell:>22}");
+            }
+            out += &format!("  {:>12.1e}\n", t.difference);
+        }
+        out +=
+            "each form's time over the absorbed-in-turn form's, round by round: median (range)\n";
+        out += "tokens";
+        for f in &Timed::ALL[..3] {
+            out += &format!("  {:>22}", f.name());
+        }
+        out += "\n";
+        for t in &self.rows {
+            out += &format!("{:>6}", t.tokens);
+            for &f in &Timed::ALL[..3] {
+                let r = ratio(t, f);
+                let cell = format!("{:.2}x ({:.2}-{:.2})", r.median, r.slowest, r.best);
+                out += &format!("  {cell:>22}");
+            }
+            out += "\n";
         }
         out
     }

@@ -54,14 +54,19 @@ pub struct Differences {
     pub logits: f32,
     pub hidden: f32,
     pub weights: f32,
-    /// 24 tokens at once, then one at a time through the cache, in each form.
+    /// 24 tokens at once, then one at a time through the latent cache, in each form.
     pub cached_expanded: f32,
     pub cached_absorbed: f32,
+    pub cached_in_turn: f32,
+    /// The same through a cache of expanded keys and values.
+    pub cached_keys_values: f32,
     /// What layer 0's cache holds: the latent and the turned shared key.
     pub latent: f32,
     pub k_rot: f32,
-    /// Bytes layer 0's cache holds for the 40 tokens.
+    /// Bytes layer 0's cache holds for the 40 tokens: the latent cache, and the expanded keys
+    /// and values.
     pub cache_bytes: usize,
+    pub kv_cache_bytes: usize,
 }
 
 /// Hugging Face writes the turned key's pairs as all first halves, then all second halves; the
@@ -76,16 +81,24 @@ pub fn halves_first(k: &[f32], width: usize) -> Vec<f32> {
 pub fn differences() -> Differences {
     let (model, ids) = (tiny_model(), input_ids());
     let pass = model.forward(&ids);
+    let stepwise = |mut step: Box<dyn FnMut(&[usize]) -> Vec<f32> + '_>| {
+        let mut logits = step(&ids[..24]);
+        for t in 24..ids.len() {
+            logits.extend(step(&ids[t..t + 1]));
+        }
+        max_abs_diff(&logits, &expected("cached_logits", &[40, 96]))
+    };
     let cached = |form| {
         let mut cache = model.new_cache();
-        let mut logits = model.forward_cached(&ids[..24], &mut cache, form).as_vec();
-        for t in 24..ids.len() {
-            logits.extend(model.forward_cached(&ids[t..t + 1], &mut cache, form).as_vec());
-        }
-        (max_abs_diff(&logits, &expected("cached_logits", &[40, 96])), cache)
+        let d = stepwise(Box::new(|new| model.forward_cached(new, &mut cache, form).as_vec()));
+        (d, cache)
     };
     let (cached_expanded, _) = cached(Form::Expanded);
+    let (cached_in_turn, _) = cached(Form::AbsorbedInTurn);
     let (cached_absorbed, cache) = cached(Form::Absorbed);
+    let mut kv_cache = model.new_kv_cache();
+    let cached_keys_values =
+        stepwise(Box::new(|new| model.forward_kv_cached(new, &mut kv_cache).as_vec()));
     let held = cache[0].held().expect("40 tokens held");
     Differences {
         logits: max_abs_diff(&pass.logits.as_vec(), &expected("logits", &[40, 96])),
@@ -93,8 +106,11 @@ pub fn differences() -> Differences {
         weights: max_abs_diff(&pass.weights[0].as_vec(), &expected("attention0", &[4, 40, 40])),
         cached_expanded,
         cached_absorbed,
+        cached_in_turn,
+        cached_keys_values,
         latent: max_abs_diff(&held.latent.as_vec(), &expected("latent0", &[40, 16])),
         k_rot: max_abs_diff(&halves_first(&held.k_rot.as_vec(), 8), &expected("k_rot0", &[40, 8])),
         cache_bytes: cache[0].bytes(),
+        kv_cache_bytes: kv_cache[0].bytes(),
     }
 }

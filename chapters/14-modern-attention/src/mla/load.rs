@@ -10,8 +10,9 @@ use ch10_language_models::{Rope, RopeLayout};
 use ch12_real_bert::load::Entries;
 use dfdx::prelude::*;
 
-use super::attention::{HeadMatrices, LatentAttention};
+use super::attention::LatentAttention;
 use super::model::{LatentBlock, LatentLm};
+use super::products::HeadMatrices;
 use crate::hf::Reader;
 
 /// DeepSeek's attention norms (`q_a_layernorm`, `kv_a_layernorm`) keep RMSNorm's default

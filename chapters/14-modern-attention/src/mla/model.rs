@@ -5,15 +5,19 @@ use ch10_language_models::{RmsNorm, SwiGlu};
 use dfdx::prelude::*;
 
 use super::absorbed::Absorbed;
-use super::attention::{linear, LatentAttention, Rows, Weight, Weights};
+use super::attention::LatentAttention;
 use super::cache::LatentCache;
+use super::kv_cache::KvCache;
+use super::products::{linear, Rows, Weight, Weights};
 
-/// Which form of attention a cached step runs: keys and values expanded from the latents, or
-/// the absorbed matrices straight over them. Both give the same numbers.
+/// Which form of attention a step over the latent cache runs: keys and values expanded from
+/// the latents, or the absorbed matrices straight over them, multiplied out at load time or
+/// applied in turn. All give the same numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     Expanded,
     Absorbed,
+    AbsorbedInTurn,
 }
 
 /// One pre-norm block: `x + attention(norm(x))`, then `x + mlp(norm(x))`.
@@ -105,21 +109,61 @@ impl<
         form: Form,
     ) -> Rows<VOCAB, Dev> {
         assert_eq!(cache.len(), self.blocks.len(), "one LatentCache per block");
-        let mut x = crate::hf::embed(&self.embed, new);
-        for (block, layer) in self.blocks.iter().zip(cache.iter_mut()) {
-            let start = layer.len();
+        self.through_blocks(new, |i, attention, normed| {
+            let start = cache[i].len();
             let (queries, keys) = (start..start + new.len(), 0..start + new.len());
-            let normed = block.input_norm.forward(x.clone());
-            let held = layer.append(block.attention.latents(&normed, start));
-            let a = match form {
+            let held = cache[i].append(attention.latents(normed, start));
+            match form {
                 Form::Expanded => {
-                    let q = block.attention.queries(&normed, start);
-                    block.attention.attend_expanded(q, &held, queries, keys).0
+                    let q = attention.queries(normed, start);
+                    attention.attend_expanded(q, &held, queries, keys).0
                 }
                 Form::Absorbed => {
-                    block.attention.attend_absorbed(&block.absorbed, &normed, &held, queries, keys)
+                    let folded = &self.blocks[i].absorbed;
+                    attention.attend_absorbed(folded, normed, &held, queries, keys)
                 }
-            };
+                Form::AbsorbedInTurn => {
+                    attention.attend_absorbed_in_turn(normed, &held, queries, keys)
+                }
+            }
+        })
+    }
+
+    /// An empty cache of expanded keys and values, one [`KvCache`] per block.
+    pub fn new_kv_cache(&self) -> Vec<KvCache<HEADS, NOPE, ROPE, V, Dev>> {
+        self.blocks.iter().map(|_| KvCache::new()).collect()
+    }
+
+    /// The logits of `new` tokens through a cache of expanded keys and values: only the new
+    /// tokens' latents are expanded, and their keys and values join the cache.
+    pub fn forward_kv_cached(
+        &self,
+        new: &[usize],
+        cache: &mut [KvCache<HEADS, NOPE, ROPE, V, Dev>],
+    ) -> Rows<VOCAB, Dev> {
+        assert_eq!(cache.len(), self.blocks.len(), "one KvCache per block");
+        self.through_blocks(new, |i, attention, normed| {
+            let start = cache[i].len();
+            let (queries, keys) = (start..start + new.len(), 0..start + new.len());
+            let held = cache[i].append(attention.expand(&attention.latents(normed, start)));
+            attention.attend_keys_values(attention.queries(normed, start), &held, queries, keys).0
+        })
+    }
+
+    /// The blocks over `new` tokens, block `i`'s attention given by `attend(i, attention,
+    /// normed input)`, then the final norm and the logits.
+    fn through_blocks(
+        &self,
+        new: &[usize],
+        mut attend: impl FnMut(
+            usize,
+            &LatentAttention<HIDDEN, HEADS, Q_RANK, KV_RANK, NOPE, ROPE, V, Dev>,
+            &Rows<HIDDEN, Dev>,
+        ) -> Rows<HIDDEN, Dev>,
+    ) -> Rows<VOCAB, Dev> {
+        let mut x = crate::hf::embed(&self.embed, new);
+        for (i, block) in self.blocks.iter().enumerate() {
+            let a = attend(i, &block.attention, &block.input_norm.forward(x.clone()));
             x = x + a;
             x = x.clone() + block.mlp.forward(block.post_norm.forward(x));
         }

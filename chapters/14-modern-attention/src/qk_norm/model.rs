@@ -8,7 +8,7 @@ use ch10_language_models::llama::gqa::{QueryHeads, Tokens};
 use ch10_language_models::{GroupedQueryAttention, KvCache, RmsNorm, Rope, SwiGlu};
 use dfdx::prelude::*;
 
-use crate::mla::attention::{linear, Weight, Weights};
+use crate::mla::products::{linear, Weight, Weights};
 
 /// Where the queries' and keys' RMSNorm acts.
 #[derive(Clone, Debug)]

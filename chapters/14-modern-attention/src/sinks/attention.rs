@@ -9,7 +9,7 @@ use dfdx::nn::modules::Linear;
 use dfdx::nn::Module;
 use dfdx::prelude::*;
 
-use crate::mla::attention::{masked, PerHead, Rows, Weights};
+use crate::mla::products::{masked, PerHead, Rows, Weights};
 
 /// The softmax over each query's keys and one more logit per head, `sinks[h]`, whose share is
 /// then dropped: a row's weights sum to less than 1, the rest gone to the sink, a key with no

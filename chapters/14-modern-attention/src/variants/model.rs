@@ -10,7 +10,7 @@ use dfdx::nn::modules::{Embedding, UnbiasedLinear};
 use dfdx::nn::{BuildModule, Module, ModuleVisitor, TensorCollection};
 use dfdx::prelude::*;
 
-use crate::mla::attention::Weights;
+use crate::mla::products::Weights;
 use crate::qk_norm::model::norm_heads;
 
 const HIDDEN: usize = TINY.hidden_size;
