@@ -7,7 +7,8 @@
 //!   [`box_muller`] ([`normal`]): the one Box–Muller transform they and chapter 7 draw with.
 //! * [`params`]: parameter tables whose formulas evaluate to their numbers.
 //! * [`machine`]: the CPU, cores and instruction sets a measurement ran on; [`fit`]: the
-//!   growth rate of a measured cost; [`rounds`]: the best, median and spread of timed rounds.
+//!   growth rate of a measured cost; [`rounds`]: the best, median and spread of timed rounds;
+//!   [`speed`]: a speed comparison committed per machine, read, checked and put into words.
 //! * [`models`]: where the published models are kept (the cache `cargo xtask models` fills);
 //!   [`cli`]: an example's arguments as text ([`cli::args_or_exit`]) and its one-line error
 //!   with exit status 2 ([`cli::or_exit`]).
@@ -37,6 +38,7 @@ pub mod params;
 pub mod plot;
 pub mod rounds;
 pub mod saved;
+pub mod speed;
 pub mod train;
 
 pub use check::{

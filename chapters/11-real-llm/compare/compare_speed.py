@@ -15,24 +15,23 @@ measurements/speed/<machine>.json, from which the page's table is generated
 Needs the model file (`cargo xtask models`). Makes its venvs under ~/.cache/attention-in-rust/ on
 first use: torch-venv (torch, transformers 5.24.0, gguf, accelerate; shared with chapter 8's
 script, several GB) and llama-cpp-venv (llama-cpp-python 0.3.36, which pip builds from source:
-about 8 minutes on 2 cores).
+about 8 minutes on 2 cores). What every chapter's comparison does alike is in
+support/compare/speed_run.py.
 """
 
-import argparse
 import json
-import os
-import re
 import signal
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[2]
-CACHE = Path.home() / ".cache" / "attention-in-rust"
-MODEL = CACHE / "models" / "smollm2-135m-instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf"
-THREADS = 2
+sys.path.insert(0, str(HERE.parents[2] / "support" / "compare"))
+import speed_run  # noqa: E402
+
+ROOT = speed_run.ROOT
+MODEL = speed_run.MODELS / "smollm2-135m-instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+THREADS = speed_run.THREADS
 NEW_TOKENS = 64
 VENVS = {
     "torch-venv": ["torch", "numpy", "transformers==5.24.0", "gguf==0.19.0", "accelerate"],
@@ -40,24 +39,6 @@ VENVS = {
 }
 # llama.cpp's configurations: as a user gets it, and the fallback where that fails
 DEFAULTS, NO_EXTRA_BUFFERS = "defaults", "no-extra-buffer-types"
-
-
-def python_of(name):
-    """The venv's python, made and filled on first use."""
-    path = CACHE / name
-    python = path / "bin" / "python"
-    if not python.exists():
-        venv.create(path, with_pip=True)
-    wanted = VENVS[name]
-    check = "import importlib.metadata as m, sys; [m.version(p.split('==')[0]) for p in sys.argv[1:]]"
-    if subprocess.run([str(python), "-c", check, *wanted], capture_output=True).returncode != 0:
-        subprocess.run([str(python), "-m", "pip", "install", "-q", *wanted], check=True)
-    return str(python)
-
-
-def run_json(command, env=None):
-    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def failure(out):
@@ -81,7 +62,7 @@ def llama_cpp_round(command, env, configuration):
         configuration[:] = [NO_EXTRA_BUFFERS, failure(out)]
         print(f"llama.cpp with its defaults failed ({configuration[1]}); "
               "running it with its extra buffer types off", file=sys.stderr)
-    return run_json(command + [configuration[0]], env)
+    return speed_run.run_json(command + [configuration[0]], env)
 
 
 def best_profile(runs):
@@ -91,28 +72,19 @@ def best_profile(runs):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--out", help="the file's name, without .json (default: the CPU's)")
-    args = parser.parse_args()
-    if args.rounds < 1:
-        sys.exit("--rounds must be at least 1")
-    if not MODEL.exists():
-        sys.exit(f"{MODEL} is missing: run `cargo xtask models`")
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ch11-real-llm", "--example", "speed"],
-                   check=True, cwd=ROOT)
-    ours = [str(ROOT / "target" / "release" / "examples" / "speed"), "--json"]
-    env = dict(os.environ, RAYON_NUM_THREADS=str(THREADS), OMP_NUM_THREADS=str(THREADS))
+    args = speed_run.arguments(rounds=7, least=1, trial_path=False)
+    speed_run.require_model(MODEL)
+    ours = speed_run.example("ch11-real-llm", "speed")
+    env = speed_run.thread_env()
     env.pop("ATTENTION_PREFETCH", None)
     no_prefetch = dict(env, ATTENTION_PREFETCH="0")
-    torch_python, llama_python = python_of("torch-venv"), python_of("llama-cpp-venv")
+    torch_python, llama_python = (speed_run.python_of(n, p) for n, p in VENVS.items())
     rounds = {}
-    first = None
     readers = {}
     configuration = [None, None]
-    for r in range(args.rounds):
-        result = run_json(ours, env)
-        first = first or result
+
+    def one_round(r):
+        result = speed_run.run_json(ours, env)
         for reader in result["bandwidth_readers"]:
             readers[reader["reader"]] = max(readers.get(reader["reader"], 0), reader["bytes_per_s"])
         for path in result["paths"]:
@@ -120,16 +92,18 @@ def main():
         ids = json.dumps(result["prompt_ids"])
         command = [str(MODEL), ids, str(NEW_TOKENS), str(THREADS)]
         rounds.setdefault("transformers", []).append(
-            run_json([torch_python, str(HERE / "hf_round.py"), *command], env))
+            speed_run.run_json([torch_python, str(HERE / "hf_round.py"), *command], env))
         rounds.setdefault("llama.cpp", []).append(
             llama_cpp_round([llama_python, str(HERE / "llama_cpp_round.py"), *command], env, configuration))
         # the decode path again without its software prefetch, to measure what the prefetch brings
-        unfetched = run_json(ours, no_prefetch)
+        unfetched = speed_run.run_json(ours, no_prefetch)
         assert unfetched["prefetch_bytes"] == 0, "ATTENTION_PREFETCH=0 was not taken"
         for path in unfetched["paths"]:
             if path["path"] in ("quantized", "f32"):
                 rounds.setdefault(f"{path['path']}, prefetch off", []).append(path)
-        print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+        return result
+
+    first = speed_run.alternate(args.rounds, one_round)[0]
     rows = []
     for name, runs in rounds.items():
         row = {
@@ -150,23 +124,16 @@ def main():
             row["configuration"] = configuration[0]
             row["configuration_why"] = configuration[1]
         rows.append(row)
-    record = {
-        "machine": first["machine"],
-        "isa": first["isa"],
-        "threads": THREADS,
-        "prompt_ids": first["prompt_ids"],
-        "new_tokens": NEW_TOKENS,
-        "prefetch_bytes": first["prefetch_bytes"],
-        "read_bandwidth_bytes_per_s": max(readers.values()),
+    record = speed_run.record(
+        first, args.rounds, rows,
+        prompt_ids=first["prompt_ids"],
+        new_tokens=NEW_TOKENS,
+        prefetch_bytes=first["prefetch_bytes"],
+        read_bandwidth_bytes_per_s=max(readers.values()),
         # each reader's best over the rounds; the bandwidth above is the best of them
-        "bandwidth_readers": [{"reader": k, "bytes_per_s": v} for k, v in readers.items()],
-        "rounds": args.rounds,
-        "programs": rows,
-    }
-    cpu = re.sub(r"\((r|tm)\)", "", first["machine"].split(",")[0].lower())
-    name = args.out or re.sub(r"[^a-z0-9]+", "-", cpu).strip("-")
-    out = HERE.parent / "measurements" / "speed" / f"{name}.json"
-    out.write_text(json.dumps(record, indent=1) + "\n")
+        bandwidth_readers=[{"reader": k, "bytes_per_s": v} for k, v in readers.items()],
+    )
+    out = speed_run.write(record, HERE.parent, args)
     for row in rows:
         print(f"{row['program']:>22}: prefill {row['prefill_tokens_per_s']:7.1f}, "
               f"decode {row['decode_tokens_per_s']:6.1f} tokens/s (best of {args.rounds})")

@@ -9,9 +9,9 @@ fn main() {
     for (name, run) in speed_table::committed() {
         or_exit(run.check().map_err(|e| format!("measurements/speed/{name}.json: {e}")));
     }
-    let folder = speed_table::folder();
-    std::fs::write(folder.with_extension("md"), speed_table::tables()).expect("speed.md written");
-    let profile = folder.with_file_name("speed-profile.md");
-    std::fs::write(profile, speed_table::profiles()).expect("speed-profile.md written");
-    print!("{}\n{}", speed_table::tables(), speed_table::profiles());
+    let [(tables, table), (profiles, profile)] = speed_table::generated_files();
+    for (path, text) in [(tables, &table), (profiles, &profile)] {
+        or_exit(std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())));
+    }
+    print!("{table}\n{profile}");
 }

@@ -47,7 +47,7 @@ fn every_run_names_its_machine_and_has_every_round() {
         run.check().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     let mut broken = xeon();
-    broken.machine = "a laptop".into();
+    broken.header.machine = "a laptop".into();
     assert!(broken.check().unwrap_err().contains("machine"));
     let mut broken = xeon();
     broken.programs[0].decode_rounds[0] += 50.0;
@@ -82,10 +82,10 @@ fn every_run_names_its_machine_and_has_every_round() {
 #[test]
 fn the_speed_table_is_current() {
     let hint = "stale: cargo run --release -p ch11-real-llm --example speed_table";
-    let folder = speed_table::folder();
-    let committed = std::fs::read_to_string(folder.with_extension("md")).unwrap();
+    let page_file = |name| std::fs::read_to_string(speed_table::RUNS.page_file(name)).unwrap();
+    let committed = page_file("speed.md");
     assert_eq!(committed, speed_table::tables(), "measurements/speed.md is {hint}");
-    let profile = std::fs::read_to_string(folder.with_file_name("speed-profile.md")).unwrap();
+    let profile = page_file("speed-profile.md");
     assert_eq!(profile, speed_table::profiles(), "measurements/speed-profile.md is {hint}");
 }
 
@@ -167,7 +167,7 @@ fn the_pages_ratios() {
         (one(d.slowest), one(d.best))
     };
     assert_eq!((spread("f32"), spread("transformers")), ((24.6, 28.9), (27.0, 27.7)));
-    assert_eq!(run.rounds, 3);
+    assert_eq!(run.header.rounds, 3);
     // what ran: llama-cpp-python's version; this file predates the record of its configuration
     let llama = run.program("llama.cpp");
     assert_eq!(llama.versions["llama-cpp-python"], "0.3.36");
@@ -248,7 +248,11 @@ fn every_ratio_in_the_speed_section_is_one_of_the_files() {
 #[test]
 fn the_pages_ratios_on_the_amd_epyc() {
     let run = amd_epyc();
-    assert_eq!((run.rounds, run.machine.as_str()), (7, "AMD EPYC, 2 cores (avx2, fma, avx512f)"));
+    let header = &run.header;
+    assert_eq!(
+        (header.rounds, header.machine.as_str()),
+        (7, "AMD EPYC, 2 cores (avx2, fma, avx512f)")
+    );
     let best = |a, b| two(run.decode_ratio(a, b));
     let median = |a, b| two(run.decode_median_ratio(a, b));
     assert_eq!(

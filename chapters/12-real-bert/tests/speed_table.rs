@@ -2,6 +2,7 @@
 //! the figures the page states.
 
 use ch12_real_bert::speed_table::{self, SpeedRun, BLOCKS, FAST, REFERENCE};
+use support::speed;
 
 fn xeon() -> SpeedRun {
     speed_table::committed()
@@ -36,8 +37,9 @@ fn the_speed_table_is_current() {
 #[test]
 fn worked_example_speed_against_sentence_transformers() {
     let run = xeon();
-    assert!(run.machine.starts_with("Intel(R) Xeon(R) Processor, 2 cores"), "{}", run.machine);
-    assert_eq!(run.versions(), "sentence-transformers 6.2.0, torch 2.15.0+cu132");
+    let machine = &run.header.machine;
+    assert!(machine.starts_with("Intel(R) Xeon(R) Processor, 2 cores"), "{machine}");
+    assert_eq!(speed::versions(&run.programs), "sentence-transformers 6.2.0, torch 2.15.0+cu132");
     let rates = |name: &str| {
         let s = run.program(name).summary();
         format!("{:.1} {:.1} {:.1}", s.best, s.median, s.slowest)
@@ -45,10 +47,11 @@ fn worked_example_speed_against_sentence_transformers() {
     assert_eq!(rates(FAST), "150.1 149.9 149.2");
     assert_eq!(rates(BLOCKS), "25.7 25.5 25.1");
     assert_eq!(rates(REFERENCE), "131.1 129.3 124.9");
-    let ratios = |name: &str| format!("{:.2} {:.2}", run.ratio(name), run.median_ratio(name));
+    let ratios =
+        |name: &str| format!("{:.2} {:.2}", run.against(name).best, run.against(name).median);
     assert_eq!(ratios(FAST), "1.14 1.16");
     assert_eq!(ratios(BLOCKS), "0.20 0.20");
-    let rounds: Vec<String> = run.round_ratios(FAST).iter().map(|r| format!("{r:.2}")).collect();
+    let rounds: Vec<String> = run.against(FAST).rounds.iter().map(|r| format!("{r:.2}")).collect();
     assert_eq!(rounds, ["1.16", "1.20", "1.14"]);
     // the page's sentence, from this run alone
     let alone = speed_table::summary(&[("intel-xeon-processor".into(), run)]);
@@ -63,7 +66,7 @@ fn worked_example_speed_against_sentence_transformers() {
 #[test]
 fn the_summary_spans_machines_and_says_when_the_goal_is_missed() {
     let mut slower = xeon();
-    slower.machine = "AMD EPYC 9B14, 2 cores (avx2, fma, avx512f)".into();
+    slower.header.machine = "AMD EPYC 9B14, 2 cores (avx2, fma, avx512f)".into();
     let fast = slower.programs.iter_mut().find(|p| p.program == FAST).unwrap();
     fast.rounds = vec![120.0, 135.0, 128.0];
     fast.sentences_per_s = 135.0;
@@ -83,7 +86,7 @@ fn the_summary_spans_machines_and_says_when_the_goal_is_missed() {
 #[test]
 fn a_run_of_too_few_rounds_or_a_bad_round_is_refused() {
     let mut run = xeon();
-    run.rounds = 2;
+    run.header.rounds = 2;
     run.programs.iter_mut().for_each(|p| p.rounds.truncate(2));
     assert_eq!(run.check(), Err("2 rounds: a median needs at least 3".into()));
     let mut run = xeon();

@@ -57,16 +57,16 @@ fn the_readme_gives_the_committed_ratios() {
         .collect::<Vec<_>>()
         .join(" ");
     let runs = committed();
-    let (_, run) =
-        runs.iter().find(|(_, r)| r.machine.starts_with("AMD EPYC")).expect("the AMD EPYC's run");
+    let (_, run) = (runs.iter().find(|(_, r)| r.header.machine.starts_with("AMD EPYC")))
+        .expect("the AMD EPYC's run");
     let median_over = |other: &str| run.summary(FAST).median / run.summary(other).median;
     let sentence = format!(
         "{:.2}× by the best round and {:.2}× by the median of {} rounds on an AMD EPYC with \
          AVX-512, where it also runs at {:.2}× faster-whisper's `f32` speed and {:.2}× its int8 \
          speed by the medians",
-        run.ratio(FAST),
-        run.median_ratio(FAST),
-        run.rounds,
+        run.against(FAST).best,
+        run.against(FAST).median,
+        run.header.rounds,
         median_over(FASTER_WHISPER[0]),
         median_over(FASTER_WHISPER[1]),
     );
