@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use workspace_tools::debian::{Install, WEB_TOOLCHAIN};
 
-const TARGET: &str = "wasm32-unknown-unknown";
+const TARGET: &str = workspace_tools::debian::WASM_TARGET;
 /// Debian's toolchain for the web targets (bookworm-security: rustc 1.96), its packages and the
 /// files the build uses, each proven to come from them (`workspace_tools::debian`).
 const DEBIAN: Install = WEB_TOOLCHAIN;
@@ -37,7 +37,7 @@ pub const WEIGHTS: [&str; 3] = [
 /// `serve` rebuilds once). Returns its path.
 pub fn wasm(root: &Path) -> Result<PathBuf> {
     let target_dir = root.join("target/wasm");
-    let mut cargo = if rustup_has_target() {
+    let mut cargo = if workspace_tools::debian::rustup_has_wasm_target() {
         println!("wasm: rustup's toolchain has {TARGET}");
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         c.args(["build", "--profile", "wasm", "--target", TARGET]);
@@ -84,16 +84,6 @@ fn publish(from: &Path, to: &Path) -> Result<usize> {
         std::fs::write(to, &bytes).with_context(|| format!("{}", to.display()))?;
     }
     Ok(bytes.len())
-}
-
-/// Whether the `rustc` on the path has the wasm target's standard library (rustup's, after
-/// `rustup target add wasm32-unknown-unknown`).
-fn rustup_has_target() -> bool {
-    let Ok(out) = Command::new("rustc").args(["--print", "sysroot"]).output() else {
-        return false;
-    };
-    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    Path::new(&sysroot).join("lib/rustlib").join(TARGET).join("lib").is_dir()
 }
 
 /// Debian's web toolchain, installed with apt-get when a part is missing; every file the build

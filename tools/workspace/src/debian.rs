@@ -48,6 +48,23 @@ pub const BROWSER: Install = Install {
 /// Every install step of the suite.
 pub const INSTALLS: [Install; 2] = [WEB_TOOLCHAIN, BROWSER];
 
+/// The target the book's widgets are compiled for.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Whether the `rustc` on the path has [`WASM_TARGET`]'s standard library (rustup's, after
+/// `rustup target add wasm32-unknown-unknown`). Then `cargo xtask wasm` builds with it, and
+/// Debian's web toolchain is neither installed nor used.
+pub fn rustup_has_wasm_target() -> bool {
+    rustup_wasm_library().is_some_and(|lib| lib.is_dir())
+}
+
+/// Where the `rustc` on the path keeps [`WASM_TARGET`]'s standard library, if it has a sysroot.
+pub fn rustup_wasm_library() -> Option<std::path::PathBuf> {
+    let out = Command::new("rustc").args(["--print", "sysroot"]).output().ok()?;
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    Some(Path::new(&sysroot).join("lib/rustlib").join(WASM_TARGET).join("lib"))
+}
+
 impl Install {
     /// Whether every file the step relies on is there (whoever put it there).
     pub fn present(&self) -> bool {
