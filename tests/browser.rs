@@ -227,6 +227,14 @@ fn every_page_renders_offline_in_chromium() {
     let chrome = chromium(); // fail early, with the install hint, before building anything
     eprintln!("using {}", chrome.display());
     let root = workspace_root();
+    // the live widgets' module is built by `cargo xtask wasm` (the suite's earlier step), not
+    // here: without it every widget would fail with a 404 and no hint why
+    let module = root.join("book/src/web/attention_web.wasm");
+    assert!(
+        module.is_file(),
+        "{} is missing: run `cargo xtask wasm` first (`cargo xtask test` does)",
+        module.display()
+    );
     let out = bookbuild::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
     let pages = bookbuild::pages(&root).unwrap();
     let (base, _server) = bookbuild::serve_in_background(&out).unwrap();

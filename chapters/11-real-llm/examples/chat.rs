@@ -2,7 +2,7 @@
 //! blocks):
 //! `cargo run --release -p ch11-real-llm --example chat -- "What is the capital of France?"`.
 //! The answer streams as it is generated, then prefill and decode speed. Options: `--system`,
-//! `--tokens`, `--temperature`, `--top-k` (1, the default: greedy), `--seed`, `--raw` (a plain
+//! `--tokens`, `--temperature`, `--top-k` (1, the default: greedy; 0: every token), `--seed`, `--raw` (a plain
 //! continuation, no template), `--ids` (the generated ids as a JSON array). A mistake, or a
 //! missing model file, is one line on stderr and exit status 2.
 

@@ -25,7 +25,8 @@ pub fn chat_prompt(system: &str, user: &str) -> String {
 /// fails [`Choice::check`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {
-    /// draw among the `top_k` likeliest tokens; 1: greedy, always the likeliest
+    /// draw among the `top_k` likeliest tokens; 1: greedy, always the likeliest; 0: among every
+    /// token (chapter 10's rule, in its `generate` example and its page's widget)
     pub top_k: usize,
     /// above 0: below 1 sharpens the distribution, above 1 flattens it
     pub temperature: f32,
@@ -44,12 +45,9 @@ impl Choice {
     }
 
     /// The one check of a choice, shared by the `chat` example's options, the notebook and
-    /// [`reply`]: `top_k` at least 1, and a temperature that is a finite number above 0 (0 would
-    /// divide the logits by zero, NaN would make every weight NaN).
+    /// [`reply`]: a temperature that is a finite number above 0 (0 would divide the logits by
+    /// zero, NaN would make every weight NaN). Every `top_k` is a choice.
     pub fn check(&self) -> Result<(), String> {
-        if self.top_k == 0 {
-            return Err("top-k 0: a whole number of at least 1 (1: greedy)".into());
-        }
         let t = self.temperature;
         if !(t.is_finite() && t > 0.0) {
             return Err(format!(
@@ -99,7 +97,7 @@ pub fn reply<M: LanguageModel>(
         let next = if choice.top_k == 1 {
             support::argmax(last)
         } else {
-            pick(last, choice.temperature, Some(choice.top_k), &mut rng)
+            pick(last, choice.temperature, (choice.top_k > 0).then_some(choice.top_k), &mut rng)
         } as u32;
         out.push(next);
         if next == stop {
@@ -153,6 +151,19 @@ mod tests {
         let choice = Choice::new(2, 0.7, 3).unwrap();
         let r = reply(&Even, &two_tokens(), &[0], 4, choice, u32::MAX, |_| {});
         assert_eq!(r.ids.len(), 4);
+    }
+
+    /// Top-k 0 draws among every token, as chapter 10's `pick` with no limit does, seed for seed.
+    #[test]
+    fn top_k_0_draws_among_every_token() {
+        let choice = Choice::new(0, 1.0, 5).unwrap();
+        let r = reply(&Even, &two_tokens(), &[0], 16, choice, u32::MAX, |_| {});
+        let mut rng = StdRng::seed_from_u64(5);
+        let all: Vec<u32> =
+            (0..16).map(|_| pick(&[0.0, 0.0], 1.0, None, &mut rng) as u32).collect();
+        assert_eq!(r.ids, all);
+        // both tokens are drawn: no limit cut the second one off
+        assert!(r.ids.contains(&0) && r.ids.contains(&1), "{:?}", r.ids);
     }
 
     #[test]

@@ -113,7 +113,7 @@ mod tests {
         assert!(err(&["--temperature", "0", "x"]).contains("above 0"));
         assert!(err(&["--temperature", "nan", "x"]).contains("above 0"));
         assert!(err(&["--temperature", "warm", "x"]).contains("above 0"));
-        assert!(err(&["--top-k", "0", "x"]).contains("at least 1"));
+        assert!(err(&["--top-k", "-1", "x"]).contains("a whole number"));
         assert!(err(&["--top-k"]).contains("needs a value"));
         assert!(err(&["--fast", "x"]).starts_with("unknown option --fast"));
         for e in [err(&[]), err(&["--fast", "x"]), err(&["--temperature", "0", "x"])] {
@@ -134,12 +134,15 @@ mod one_check {
             let args = ["--temperature", t, "--top-k", k, "x"].map(String::from);
             parse_chat_args(&args).map(|a| a.choice)
         };
-        for (t, k) in [("0", "40"), ("NaN", "40"), ("-1", "40"), ("inf", "40"), ("0.7", "0")] {
+        for (t, k) in [("0", "40"), ("NaN", "40"), ("-1", "40"), ("inf", "40")] {
             let direct = Choice::new(k.parse().unwrap(), t.parse().unwrap(), 0);
             let message = direct.clone().unwrap_err();
             assert_eq!(cli(t, k).unwrap_err(), format!("--{message}"), "{t} {k}");
         }
         assert_eq!(cli("0.7", "40"), Choice::new(40, 0.7, 0));
+        // top-k 0 is every token, on the command line and in the notebook alike
+        assert_eq!(cli("0.7", "0"), Choice::new(0, 0.7, 0));
+        assert!(cli("0.7", "0").is_ok());
         assert_eq!(Choice::new(1, 1.0, 0), Ok(Choice::GREEDY));
         assert_eq!(
             Choice::new(40, 0.0, 0).unwrap_err(),

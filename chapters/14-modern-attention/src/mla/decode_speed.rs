@@ -95,41 +95,44 @@ impl Run {
         let rounds = self.rows.first().map_or(0, |t| t.of(Timed::InTurn).len());
         let mut out = format!("{}, {} threads\n", self.machine, self.threads);
         out += &format!(
-            "one layer of 16 heads; per cached token: {} bytes of latents, {} of keys and values (f32)\n",
+            "one layer, 16 heads; per cached token: {} bytes of latents, {} of keys and values\n",
             (KV_RANK + ROPE) * 4,
             HEADS * (NOPE + ROPE + V) * 4
         );
-        out += &format!("milliseconds per step: median of {rounds} rounds (fastest to slowest)\n");
-        out += "tokens";
-        for f in Timed::ALL {
-            out += &format!("  {:>22}", f.name());
-        }
-        out += "  |difference|\n";
+        out +=
+            "absorbed: \"folded\" multiplies the matrices out, \"in turn\" applies the factors\n";
+        out += &format!("milliseconds per step: median of {rounds} rounds (fastest-slowest)\n");
+        let header = |forms: &[Timed], width: usize| {
+            let names: String = forms.iter().map(|f| format!("  {:>width$}", f.column())).collect();
+            format!("tokens{names}\n")
+        };
+        out += &header(&Timed::ALL, 19);
         for t in &self.rows {
             out += &format!("{:>6}", t.tokens);
             for f in Timed::ALL {
                 let s = ms(t, f);
-                let cell = format!("{:.1} ({:.1}-{:.1})", s.median, s.best, s.slowest);
-                out += &format!("  {cell:>22}");
+                let digits = if s.slowest >= 1000.0 { 0 } else { 1 };
+                let cell =
+                    format!("{:.digits$} ({:.digits$}-{:.digits$})", s.median, s.best, s.slowest);
+                out += &format!("  {cell:>19}");
             }
-            out += &format!("  {:>12.1e}\n", t.difference);
+            out += "\n";
         }
         out +=
             "each form's time over the absorbed-in-turn form's, round by round: median (range)\n";
-        out += "tokens";
-        for f in &Timed::ALL[..3] {
-            out += &format!("  {:>22}", f.name());
-        }
-        out += "\n";
+        out += &header(&Timed::ALL[..3], 20);
         for t in &self.rows {
             out += &format!("{:>6}", t.tokens);
             for &f in &Timed::ALL[..3] {
                 let r = ratio(t, f);
                 let cell = format!("{:.2}x ({:.2}-{:.2})", r.median, r.slowest, r.best);
-                out += &format!("  {cell:>22}");
+                out += &format!("  {cell:>20}");
             }
             out += "\n";
         }
+        let differences: Vec<String> =
+            self.rows.iter().map(|t| format!("{:.1e} ({})", t.difference, t.tokens)).collect();
+        out += &format!("largest |difference| from re-expanded: {}\n", differences.join(", "));
         out
     }
 }

@@ -92,6 +92,16 @@ impl Timed {
             Timed::InTurn => "absorbed, in turn",
         }
     }
+
+    /// Its short name, a column of the page's table.
+    pub fn column(self) -> &'static str {
+        match self {
+            Timed::Reexpanded => "re-expanded",
+            Timed::KeysValues => "keys, values cached",
+            Timed::Folded => "absorbed, folded",
+            Timed::InTurn => "absorbed, in turn",
+        }
+    }
 }
 
 /// Milliseconds of each round of one step over a cache of `tokens`, per form ([`Timed::ALL`]'s
