@@ -1,8 +1,9 @@
 //! Running programs, echoing each command.
 
 use anyhow::{bail, Context, Result};
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `cargo ARGS` in the workspace root, echoing the command; fails if cargo does.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
@@ -24,6 +25,57 @@ pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }
     Ok(())
+}
+
+/// `cargo ARGS` in the workspace root, left running in the background with its output going to
+/// `target/LOG`; [`Background::finish`] waits for it and shows that output (cargo's `test
+/// result:` lines with it). Dropped before that, it is stopped.
+pub struct Background {
+    child: Option<Child>,
+    log: PathBuf,
+    command: String,
+    started: Instant,
+}
+
+impl Background {
+    pub fn start(root: &Path, args: &[&str], log: &str) -> Result<Background> {
+        let log = root.join("target").join(log);
+        std::fs::create_dir_all(log.parent().expect("a folder"))?;
+        let command = format!("cargo {}", args.join(" "));
+        println!("$ {command} > {} &", log.strip_prefix(root).unwrap_or(&log).display());
+        let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
+        let child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(root)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .context("running cargo")?;
+        Ok(Background { child: Some(child), log, command, started: Instant::now() })
+    }
+
+    /// Waits for the command, prints what it wrote, and fails if it did; returns how long it ran.
+    pub fn finish(mut self) -> Result<Duration> {
+        let status = self.child.take().expect("waited for once").wait().context("waiting")?;
+        let ran = self.started.elapsed();
+        let output = std::fs::read_to_string(&self.log).unwrap_or_default();
+        println!("$ {} (ran for {ran:.1?}, beside the steps since it started)", self.command);
+        print!("{output}");
+        if !status.success() {
+            bail!("`{}` failed ({status}); its output: {}", self.command, self.log.display());
+        }
+        Ok(ran)
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// Runs a program, echoing the command; fails if it does.

@@ -1,16 +1,31 @@
 //! Installs what the notebooks and the browser check need, skipping what is there.
+//!
+//! Building the evcxr kernel is minutes of compiling; the other installs are mostly downloads.
+//! [`start`] sets the build going first and installs the rest beside it; [`EvcxrBuild::finish`]
+//! waits for it and registers the kernel.
 
 use crate::run::{apt_install, sh, works};
 use anyhow::{bail, Context, Result};
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use workspace_tools::debian::BROWSER;
 
+/// Everything, the evcxr kernel included (`cargo xtask setup`, and before `notebooks`).
 pub fn setup() -> Result<()> {
+    start()?.finish()
+}
+
+/// The lint tools, Jupyter, chromium and (where rustup has no wasm target) Debian's web
+/// toolchain, installed while the evcxr kernel builds; returns that build, still running.
+pub fn start() -> Result<EvcxrBuild> {
     lint_tools()?;
+    let evcxr = EvcxrBuild::start()?;
     jupyter()?;
-    evcxr()?;
-    chromium().map(drop)
+    chromium()?;
+    if !workspace_tools::debian::rustup_has_wasm_target() {
+        crate::wasm::debian_toolchain()?;
+    }
+    Ok(evcxr)
 }
 
 /// rustfmt and clippy come with rustup's default profile; say how to add them if not.
@@ -52,13 +67,66 @@ fn jupyter() -> Result<()> {
 /// The evcxr kernel's version, pinned so that a later release cannot change the notebooks' run.
 const EVCXR: &str = "0.22.0";
 
-fn evcxr() -> Result<()> {
-    if works("evcxr_jupyter", &["--help"]) {
-        println!("setup: evcxr_jupyter (already there)");
-    } else {
-        println!("setup: installing evcxr_jupyter {EVCXR} (about 7 minutes on 2 cores)");
-        sh("cargo", &["install", "--locked", "evcxr_jupyter", "--version", EVCXR])?;
+/// `cargo install evcxr_jupyter`, running beside the other installs (its output goes to a log
+/// file, shown if it fails); `None` when the kernel is already installed. Dropped unfinished (an
+/// install before it failed), it stops the build.
+pub struct EvcxrBuild(Option<(Child, PathBuf)>);
+
+impl EvcxrBuild {
+    fn start() -> Result<Self> {
+        if works("evcxr_jupyter", &["--help"]) {
+            println!("setup: evcxr_jupyter (already there)");
+            return Ok(Self(None));
+        }
+        let log = workspace_tools::cache_dir().join("evcxr-install.log");
+        std::fs::create_dir_all(log.parent().expect("a folder"))?;
+        let args = ["install", "--locked", "evcxr_jupyter", "--version", EVCXR];
+        println!(
+            "setup: building evcxr_jupyter {EVCXR} beside the other installs (about 6 minutes \
+             on 2 cores): cargo {} > {}",
+            args.join(" "),
+            log.display()
+        );
+        let out = std::fs::File::create(&log)?;
+        let child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .context("starting cargo install evcxr_jupyter")?;
+        Ok(Self(Some((child, log))))
     }
+
+    /// Waits for the build (if one runs) and registers the `rust` kernel with Jupyter.
+    pub fn finish(mut self) -> Result<()> {
+        if let Some((mut child, log)) = self.0.take() {
+            let status = child.wait().context("waiting for cargo install evcxr_jupyter")?;
+            if !status.success() {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let lines: Vec<&str> = text.lines().collect();
+                eprintln!("{}", lines[lines.len().saturating_sub(40)..].join("\n"));
+                bail!(
+                    "installing evcxr_jupyter {EVCXR} failed ({status}); its log: {}",
+                    log.display()
+                );
+            }
+            println!("setup: evcxr_jupyter {EVCXR} installed (its build's log: {})", log.display());
+        }
+        register_kernel()
+    }
+}
+
+impl Drop for EvcxrBuild {
+    fn drop(&mut self) {
+        if let Some((child, _)) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn register_kernel() -> Result<()> {
     let jupyter = workspace_tools::notebook::venv_dir().join("bin/jupyter");
     let kernels = Command::new(&jupyter).args(["kernelspec", "list"]).output()?;
     if String::from_utf8_lossy(&kernels.stdout).lines().any(|l| l.trim_start().starts_with("rust "))

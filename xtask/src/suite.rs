@@ -1,23 +1,35 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
-use crate::run::{cargo, cargo_with};
+use crate::run::{cargo, cargo_with, Background};
 use crate::{check, models, setup, wasm};
 use anyhow::{Context, Result};
+use std::cell::RefCell;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use workspace_tools::Chapter;
 
 pub fn test(root: &Path) -> Result<()> {
-    let mut steps: Vec<(&str, Duration)> = Vec::new();
-    let mut step = |name: &'static str, f: &dyn Fn() -> Result<()>| -> Result<()> {
+    let mut steps: Vec<(String, Duration)> = Vec::new();
+    let mut step = |name: &str, f: &dyn Fn() -> Result<()>| -> Result<()> {
         println!("\n==== {name} ====");
         let start = Instant::now();
         let r = f();
-        steps.push((name, start.elapsed()));
+        steps.push((name.to_string(), start.elapsed()));
         r.with_context(|| format!("step `{name}` failed"))
     };
-    step("setup: lint tools, Jupyter, evcxr kernel, chromium", &setup::setup)?;
+    // the evcxr kernel builds (minutes of compiling) while Jupyter, chromium and the models download
+    let evcxr = RefCell::new(None);
+    step(
+        "setup: lint tools, Jupyter, chromium, Debian's web toolchain; evcxr's build started",
+        &|| {
+            *evcxr.borrow_mut() = Some(setup::start()?);
+            Ok(())
+        },
+    )?;
     step("the published models (cargo xtask models)", &models::models)?;
+    step("the evcxr kernel: its build waited for, registered with Jupyter", &|| {
+        evcxr.borrow_mut().take().expect("setup started it").finish()
+    })?;
     step("the book's live widgets in WebAssembly (cargo xtask wasm)", &|| {
         wasm::wasm(root).map(drop)
     })?;
@@ -25,6 +37,13 @@ pub fn test(root: &Path) -> Result<()> {
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
         cargo(root, &["test", "--workspace", "--no-fail-fast"])
+    })?;
+    // the notebooks run on about one core (each cell is one small build, then its run), the
+    // steps below on about one and a half: side by side they share the two (see CONTRIBUTING)
+    let notebooks = RefCell::new(None);
+    step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
+        *notebooks.borrow_mut() = Some(Background::start(root, &NOTEBOOKS, "notebooks.log")?);
+        Ok(())
     })?;
     step("tests that need the published models (their ignored tests)", &|| {
         // every chapter's `tests` binary with `--ignored`, but for chapters 7 and 9's full
@@ -38,21 +57,40 @@ pub fn test(root: &Path) -> Result<()> {
     step("committed readings on the narrower instruction sets (ATTENTION_ISA)", &|| {
         narrower_instruction_sets(root)
     })?;
-    step("book build, browser check, notebooks executed", &|| {
-        // the workspace checks' ignored tests (`browser::`, `notebooks::`), one at a time;
-        // `--workspace` keeps the features the previous step resolved, so nothing is rebuilt
-        // (`-p workspace-checks` alone resolves them differently and compiled for 2 minutes)
-        let ignored = ["--", "--ignored", "--test-threads=1"];
-        cargo(root, &[&["test", "--workspace", "--test", "checks"][..], &ignored].concat())
+    step("book build, browser check, installs, the models' printed outputs", &|| {
+        cargo(root, &[&CHECKS[..], &["--skip", "notebooks::"]].concat())
     })?;
     step("CUDA path type-checked (dfdx ci-check)", &|| cuda_check(root))?;
+    let ran = RefCell::new(Duration::ZERO);
+    step("notebooks: waited for, their output shown", &|| {
+        *ran.borrow_mut() = notebooks.borrow_mut().take().expect("started above").finish()?;
+        Ok(())
+    })?;
     println!("\n==== summary ====");
     for (name, d) in &steps {
         println!("ok  {:>6.1?}  {name}", d);
     }
+    println!("(the notebooks ran for {:.1?}, beside the steps after the tests)", ran.borrow());
     println!("all {} steps passed", steps.len());
     Ok(())
 }
+
+/// The workspace checks' ignored tests (`browser::`, `notebooks::` …), one at a time;
+/// `--workspace` keeps the features the test step resolved, so nothing is rebuilt (`-p
+/// workspace-checks` alone resolves them differently and compiled for 2 minutes).
+const CHECKS: [&str; 7] =
+    ["test", "--workspace", "--test", "checks", "--", "--ignored", "--test-threads=1"];
+/// The notebooks' checks alone: the fixtures the checker must catch, then every chapter's.
+const NOTEBOOKS: [&str; 8] = [
+    "test",
+    "--workspace",
+    "--test",
+    "checks",
+    "--",
+    "--ignored",
+    "--test-threads=1",
+    "notebooks::",
+];
 
 /// Every chapter's `tests` binary, built with the features of the steps before it.
 const MODEL_TESTS: [&str; 6] = ["test", "--workspace", "--test", "tests", "--no-fail-fast", "--"];

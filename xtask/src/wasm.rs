@@ -87,8 +87,8 @@ fn publish(from: &Path, to: &Path) -> Result<usize> {
 }
 
 /// Debian's web toolchain, installed with apt-get when a part is missing; every file the build
-/// uses is then proven to come from a package installed here.
-fn debian_toolchain() -> Result<()> {
+/// uses is then proven to come from a package installed here (by `setup` already, in the suite).
+pub fn debian_toolchain() -> Result<()> {
     let ready = || {
         DEBIAN.present()
             && works(DEBIAN_CARGO, &["--version"])
