@@ -75,7 +75,8 @@ fn an_argument_that_is_not_utf8_is_refused_in_one_line_with_status_2() {
     let root = workspace_root();
     let (reading, _) = examples_reading_arguments();
     assert!(reading.len() >= 10, "only {} examples take arguments: {reading:?}", reading.len());
-    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let names = reading.iter().map(|(_, example)| example.as_str());
+    let programs = outputs::Programs::build(&root, names).unwrap_or_else(|e| panic!("{e:#}"));
     let mut wrong = Vec::new();
     for (package, example) in &reading {
         let program = programs.get(example).unwrap_or_else(|| panic!("no program for {example}"));
@@ -110,7 +111,8 @@ fn an_argument_that_is_not_utf8_is_refused_in_one_line_with_status_2() {
 #[test]
 fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
     let root = workspace_root();
-    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let programs =
+        outputs::Programs::build(&root, ["gguf_info"]).unwrap_or_else(|e| panic!("{e:#}"));
     let program = programs.get("gguf_info").expect("chapter 11's gguf_info");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested-1e6.gguf");
@@ -146,7 +148,8 @@ fn gguf_info_refuses_arrays_nested_a_million_deep_in_one_line() {
 fn transcribe_refuses_what_whisper_cannot_hear_in_one_line() {
     use ch13_real_whisper::wav::wav_bytes;
     let root = workspace_root();
-    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let programs = outputs::Programs::build(&root, ["transcribe", "model_bin"])
+        .unwrap_or_else(|e| panic!("{e:#}"));
     let program = programs.get("transcribe").expect("chapter 13's transcribe");
     let dir = tempfile::tempdir().unwrap();
     let with_format = |channels: u16, rate: u32| {

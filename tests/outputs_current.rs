@@ -13,7 +13,7 @@ fn outputs_match(models: bool) {
     let all = Chapter::all_outputs(&root).expect("list the outputs");
     let chosen: Vec<_> = all.iter().filter(|o| o.needs_models == models).collect();
     assert!(!chosen.is_empty(), "no chapters/*/outputs/*.txt found (needing models: {models})");
-    let programs = outputs::Programs::build(&root).unwrap_or_else(|e| panic!("{e:#}"));
+    let programs = outputs::Programs::build_for(&root, &chosen).unwrap_or_else(|e| panic!("{e:#}"));
     let mut stale = Vec::new();
     for output in chosen {
         let stdout = programs.run(&root, output).unwrap_or_else(|e| panic!("{e:#}"));

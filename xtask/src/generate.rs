@@ -21,7 +21,7 @@ pub fn figures(root: &Path) -> Result<()> {
 /// `examples/NAME.rs`, run this, and include the file in the page.
 pub fn outputs(root: &Path) -> Result<()> {
     let all = Chapter::all_outputs(root)?;
-    let programs = outputs::Programs::build(root)?;
+    let programs = outputs::Programs::build_for(root, &all.iter().collect::<Vec<_>>())?;
     for (i, output) in all.iter().enumerate() {
         let rel = output.path.strip_prefix(root).unwrap_or(&output.path);
         println!("[{}/{}] {} -> {}", i + 1, all.len(), output.command(), rel.display());

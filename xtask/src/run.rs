@@ -44,14 +44,9 @@ impl Background {
         let command = format!("cargo {}", args.join(" "));
         println!("$ {command} > {} &", log.strip_prefix(root).unwrap_or(&log).display());
         let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
-        let child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(root)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
-            .spawn()
-            .context("running cargo")?;
+        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cargo.current_dir(root).args(args).stdout(out.try_clone()?).stderr(out);
+        let child = cargo.stdin(Stdio::null()).spawn().context("running cargo")?;
         Ok(Background { child: Some(child), log, command, started: Instant::now() })
     }
 
@@ -72,10 +67,36 @@ impl Background {
 impl Drop for Background {
     fn drop(&mut self) {
         if let Some(child) = self.child.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop_tree(child);
         }
     }
+}
+
+/// Stops `child` and every process it started (cargo's compilers, a test binary and its Jupyter),
+/// found through `/proc`; they share the suite's process group, so Ctrl-C stops them all anyway.
+pub fn stop_tree(child: &mut Child) {
+    let mut pids = vec![child.id()];
+    let mut i = 0;
+    while i < pids.len() {
+        pids.extend(children_of(pids[i]));
+        i += 1;
+    }
+    let pids: Vec<String> = pids.iter().map(u32::to_string).collect();
+    let _ = Command::new("kill").arg("-TERM").args(&pids).status();
+    let _ = child.wait();
+}
+
+/// The processes whose parent is `pid` (field 4 of `/proc/PID/stat`, after the command's name).
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+            let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            after_name.split_whitespace().nth(1) == Some(&pid.to_string())
+        })
+        .collect()
 }
 
 /// Runs a program, echoing the command; fails if it does.
@@ -110,4 +131,29 @@ pub fn apt_install(packages: &[&str]) -> Result<()> {
     };
     apt(&["update", "-qq"])?;
     apt(&[&["install", "-y", "-qq", "--no-install-recommends"][..], packages].concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_tree_stops_the_grandchildren_too() {
+        let mut child =
+            Command::new("sh").args(["-c", "sleep 300 & sleep 300; wait"]).spawn().unwrap();
+        let start = Instant::now();
+        let mut sleeps = Vec::new();
+        while sleeps.len() < 2 && start.elapsed() < Duration::from_secs(10) {
+            sleeps = children_of(child.id());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(sleeps.len(), 2, "the shell's two sleeps: {sleeps:?}");
+        stop_tree(&mut child);
+        std::thread::sleep(Duration::from_millis(100));
+        for pid in sleeps {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // gone, or a zombie waiting for init to reap it
+            assert!(stat.is_empty() || stat.contains(") Z "), "sleep {pid} still runs: {stat}");
+        }
+    }
 }

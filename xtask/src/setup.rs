@@ -4,10 +4,10 @@
 //! [`start`] sets the build going first and installs the rest beside it; [`EvcxrBuild::finish`]
 //! waits for it and registers the kernel.
 
-use crate::run::{apt_install, sh, works};
+use crate::run::{apt_install, sh, stop_tree, works};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use workspace_tools::debian::BROWSER;
 
 /// Everything, the evcxr kernel included (`cargo xtask setup`, and before `notebooks`).
@@ -15,16 +15,13 @@ pub fn setup() -> Result<()> {
     start()?.finish()
 }
 
-/// The lint tools, Jupyter, chromium and (where rustup has no wasm target) Debian's web
-/// toolchain, installed while the evcxr kernel builds; returns that build, still running.
+/// The lint tools, Jupyter and chromium, installed while the evcxr kernel builds; returns that
+/// build, still running.
 pub fn start() -> Result<EvcxrBuild> {
     lint_tools()?;
     let evcxr = EvcxrBuild::start()?;
     jupyter()?;
     chromium()?;
-    if !workspace_tools::debian::rustup_has_wasm_target() {
-        crate::wasm::debian_toolchain()?;
-    }
     Ok(evcxr)
 }
 
@@ -82,17 +79,16 @@ impl EvcxrBuild {
         std::fs::create_dir_all(log.parent().expect("a folder"))?;
         let args = ["install", "--locked", "evcxr_jupyter", "--version", EVCXR];
         println!(
-            "setup: building evcxr_jupyter {EVCXR} beside the other installs (about 6 minutes \
-             on 2 cores): cargo {} > {}",
+            "setup: building evcxr_jupyter {EVCXR} beside the other installs (about 5.5 \
+             minutes on 2 cores): cargo {} > {}",
             args.join(" "),
             log.display()
         );
         let out = std::fs::File::create(&log)?;
-        let child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
+        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cargo.args(args).stdout(out.try_clone()?).stderr(out);
+        let child = cargo
+            .stdin(std::process::Stdio::null())
             .spawn()
             .context("starting cargo install evcxr_jupyter")?;
         Ok(Self(Some((child, log))))
@@ -120,8 +116,7 @@ impl EvcxrBuild {
 impl Drop for EvcxrBuild {
     fn drop(&mut self) {
         if let Some((child, _)) = self.0.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop_tree(child);
         }
     }
 }

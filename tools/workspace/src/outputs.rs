@@ -95,33 +95,49 @@ impl Output {
 /// Running each example with `cargo run -p <chapter>` would resolve the features of that chapter
 /// alone: dfdx without `safetensors` for chapter 1, for instance, so dfdx and every crate above it
 /// would be compiled again for each distinct set (measured: four extra builds of dfdx, most of the
-/// outputs check's time). One `cargo build --workspace --examples` resolves features once, for
-/// the workspace, and reuses what the tests built; the programs are then run directly, as
-/// `cargo run` would run them (from the workspace root).
+/// outputs check's time). One `cargo build --workspace --example NAME …` resolves features once,
+/// for the workspace, and reuses what the tests built; the programs are then run directly, as
+/// `cargo run` would run them (from the workspace root). Only the programs a check runs are built:
+/// the suite's tests step builds no example (`--tests`), and the figures' and training programs
+/// that no check runs are type-checked by clippy.
 #[derive(Debug, Clone, Default)]
 pub struct Programs {
     by_example: std::collections::HashMap<String, PathBuf>,
 }
 
 impl Programs {
-    /// Builds every example of the workspace (cargo's progress and errors go to stderr).
-    pub fn build(root: &Path) -> Result<Programs> {
+    /// Builds the workspace's examples named `names` (cargo's progress and errors go to stderr).
+    pub fn build<'a>(root: &Path, names: impl IntoIterator<Item = &'a str>) -> Result<Programs> {
+        let mut args = vec!["build", "--workspace", "--message-format=json-render-diagnostics"];
+        let mut names: Vec<&str> = names.into_iter().collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.is_empty() {
+            bail!("no example to build");
+        }
+        for name in &names {
+            args.extend(["--example", name]);
+        }
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let result = Command::new(cargo)
             .current_dir(root)
-            .args([
-                "build",
-                "--workspace",
-                "--examples",
-                "--message-format=json-render-diagnostics",
-            ])
+            .args(&args)
             .stderr(std::process::Stdio::inherit())
             .output()
-            .context("running cargo build --workspace --examples")?;
+            .context("running cargo build --workspace --example …")?;
         if !result.status.success() {
-            bail!("`cargo build --workspace --examples` failed ({})", result.status);
+            bail!(
+                "`cargo build --workspace` of {} examples failed ({})",
+                names.len(),
+                result.status
+            );
         }
         Ok(Programs::from_messages(&String::from_utf8_lossy(&result.stdout)))
+    }
+
+    /// Builds the examples behind `outputs`.
+    pub fn build_for(root: &Path, outputs: &[&Output]) -> Result<Programs> {
+        Programs::build(root, outputs.iter().map(|o| o.example.as_str()))
     }
 
     /// The programs named in cargo's JSON messages (`compiler-artifact` of kind `example`).
