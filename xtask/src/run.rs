@@ -5,6 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The cargo that runs xtask (`CARGO`), else the one on the path.
+fn cargo_program() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
 /// Runs `cargo ARGS` in the workspace root, echoing the command; fails if cargo does.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     cargo_with(root, args, &[])
@@ -12,7 +17,7 @@ pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
 
 /// [`cargo`] with environment variables set for it alone.
 pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = cargo_program();
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!("$ {}cargo {}", shown.concat(), args.join(" "));
     let status = Command::new(cargo)
@@ -27,9 +32,9 @@ pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()
     Ok(())
 }
 
-/// `cargo ARGS` in the workspace root, left running in the background with its output going to
-/// `target/LOG`; [`Background::finish`] waits for it and shows that output (cargo's `test
-/// result:` lines with it). Dropped before that, it is stopped.
+/// `cargo ARGS` in the folder `dir`, left running in the background with its output going to the
+/// file `log`; [`Background::finish`] waits for it and shows that output (cargo's `test result:`
+/// lines with it). Dropped before that, it is stopped with everything it started.
 pub struct Background {
     child: Option<Child>,
     log: PathBuf,
@@ -38,14 +43,13 @@ pub struct Background {
 }
 
 impl Background {
-    pub fn start(root: &Path, args: &[&str], log: &str) -> Result<Background> {
-        let log = root.join("target").join(log);
+    pub fn start(dir: &Path, args: &[&str], log: PathBuf) -> Result<Background> {
         std::fs::create_dir_all(log.parent().expect("a folder"))?;
         let command = format!("cargo {}", args.join(" "));
-        println!("$ {command} > {} &", log.strip_prefix(root).unwrap_or(&log).display());
+        println!("$ {command} > {} &", log.strip_prefix(dir).unwrap_or(&log).display());
         let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
-        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cargo.current_dir(root).args(args).stdout(out.try_clone()?).stderr(out);
+        let mut cargo = Command::new(cargo_program());
+        cargo.current_dir(dir).args(args).stdout(out.try_clone()?).stderr(out);
         let child = cargo.stdin(Stdio::null()).spawn().context("running cargo")?;
         Ok(Background { child: Some(child), log, command, started: Instant::now() })
     }
@@ -74,7 +78,7 @@ impl Drop for Background {
 
 /// Stops `child` and every process it started (cargo's compilers, a test binary and its Jupyter),
 /// found through `/proc`; they share the suite's process group, so Ctrl-C stops them all anyway.
-pub fn stop_tree(child: &mut Child) {
+fn stop_tree(child: &mut Child) {
     let mut pids = vec![child.id()];
     let mut i = 0;
     while i < pids.len() {

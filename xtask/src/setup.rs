@@ -4,10 +4,10 @@
 //! [`start`] sets the build going first and installs the rest beside it; [`EvcxrBuild::finish`]
 //! waits for it and registers the kernel.
 
-use crate::run::{apt_install, sh, stop_tree, works};
+use crate::run::{apt_install, sh, works, Background};
 use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::path::Path;
+use std::process::Command;
 use workspace_tools::debian::BROWSER;
 
 /// Everything, the evcxr kernel included (`cargo xtask setup`, and before `notebooks`).
@@ -65,9 +65,9 @@ fn jupyter() -> Result<()> {
 const EVCXR: &str = "0.22.0";
 
 /// `cargo install evcxr_jupyter`, running beside the other installs (its output goes to a log
-/// file, shown if it fails); `None` when the kernel is already installed. Dropped unfinished (an
+/// file, shown when it ends); `None` when the kernel is already installed. Dropped unfinished (an
 /// install before it failed), it stops the build.
-pub struct EvcxrBuild(Option<(Child, PathBuf)>);
+pub struct EvcxrBuild(Option<Background>);
 
 impl EvcxrBuild {
     fn start() -> Result<Self> {
@@ -75,49 +75,18 @@ impl EvcxrBuild {
             println!("setup: evcxr_jupyter (already there)");
             return Ok(Self(None));
         }
-        let log = workspace_tools::cache_dir().join("evcxr-install.log");
-        std::fs::create_dir_all(log.parent().expect("a folder"))?;
+        println!("setup: building evcxr_jupyter {EVCXR} beside the other installs (about 5.5 minutes on 2 cores)");
+        let cache = workspace_tools::cache_dir();
         let args = ["install", "--locked", "evcxr_jupyter", "--version", EVCXR];
-        println!(
-            "setup: building evcxr_jupyter {EVCXR} beside the other installs (about 5.5 \
-             minutes on 2 cores): cargo {} > {}",
-            args.join(" "),
-            log.display()
-        );
-        let out = std::fs::File::create(&log)?;
-        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cargo.args(args).stdout(out.try_clone()?).stderr(out);
-        let child = cargo
-            .stdin(std::process::Stdio::null())
-            .spawn()
-            .context("starting cargo install evcxr_jupyter")?;
-        Ok(Self(Some((child, log))))
+        Ok(Self(Some(Background::start(&cache, &args, cache.join("evcxr-install.log"))?)))
     }
 
     /// Waits for the build (if one runs) and registers the `rust` kernel with Jupyter.
     pub fn finish(mut self) -> Result<()> {
-        if let Some((mut child, log)) = self.0.take() {
-            let status = child.wait().context("waiting for cargo install evcxr_jupyter")?;
-            if !status.success() {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                let lines: Vec<&str> = text.lines().collect();
-                eprintln!("{}", lines[lines.len().saturating_sub(40)..].join("\n"));
-                bail!(
-                    "installing evcxr_jupyter {EVCXR} failed ({status}); its log: {}",
-                    log.display()
-                );
-            }
-            println!("setup: evcxr_jupyter {EVCXR} installed (its build's log: {})", log.display());
+        if let Some(build) = self.0.take() {
+            build.finish().with_context(|| format!("installing evcxr_jupyter {EVCXR}"))?;
         }
         register_kernel()
-    }
-}
-
-impl Drop for EvcxrBuild {
-    fn drop(&mut self) {
-        if let Some((child, _)) = self.0.as_mut() {
-            stop_tree(child);
-        }
     }
 }
 

@@ -53,7 +53,8 @@ pub fn test(root: &Path) -> Result<()> {
     let notebooks = RefCell::new(None);
     step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
         let args = [&CHECKS[..], &["notebooks::"]].concat();
-        *notebooks.borrow_mut() = Some(Background::start(root, &args, "notebooks.log")?);
+        *notebooks.borrow_mut() =
+            Some(Background::start(root, &args, root.join("target/notebooks.log"))?);
         Ok(())
     })?;
     step("tests that need the published models (their ignored tests)", &|| {
