@@ -6,6 +6,8 @@
 //! picking another sequence or head redraws the map); its screenshot, showing a sequence the model
 //! gets wrong, goes to `target/book-screenshots/09-capstone-explorer.png`.
 //!
+//! "Ask the book" has its own check (`ask`): the model in the page's worker ranks as natively.
+//!
 //! Ignored by default because it needs chromium:
 //! `cargo test -p workspace-checks --test checks browser:: -- --ignored`
 //! (install it with `sudo apt-get install chromium`, or point `CHROME` at a Chrome/Chromium binary).
@@ -20,7 +22,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use workspace_tools::workspace_root;
 
+mod ask;
 mod explorer;
+mod lanes;
 mod screenshot;
 mod widgets;
 
@@ -381,4 +385,60 @@ fn every_page_renders_offline_in_chromium() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The book built and served, and chromium on a profile of its own: where the checks of one
+/// feature start. The server and the profile live as long as it.
+struct Served {
+    base: String,
+    browser: Browser,
+    _server: bookbuild::ServerHandle,
+    _profile: tempfile::TempDir,
+}
+
+fn served() -> Served {
+    chromium();
+    let out = bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}"));
+    let (base, server) = bookbuild::serve_in_background(&out).unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(profile.path().to_path_buf());
+    Served { base, browser, _server: server, _profile: profile }
+}
+
+/// A new tab of `browser` on `url`, loaded and settled.
+fn open(browser: &Browser, url: &str) -> Arc<Tab> {
+    let tab = browser.new_tab().expect("new tab");
+    tab.set_default_timeout(Duration::from_secs(60));
+    tab.navigate_to(url)
+        .and_then(|t| t.wait_until_navigated())
+        .unwrap_or_else(|e| panic!("{url}: {e:#}"));
+    settle(&tab);
+    tab
+}
+
+#[test]
+#[ignore = "needs chromium and all-MiniLM-L6-v2's files (cargo xtask models, then cargo xtask wasm)"]
+fn asking_the_book_in_chromium_equals_native() {
+    let book = served();
+    let (problems, table) = ask::check_ask(&book.browser, &book.base);
+    let shots = workspace_root().join("target").join("book-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("ask.md"), &table).unwrap();
+    eprintln!("{table}");
+    assert!(
+        problems.is_empty(),
+        "{} problem(s) asking the book:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs chromium (sudo apt-get install chromium) and the module (cargo xtask wasm)"]
+fn the_vector_paths_in_chromium_equal_native() {
+    let book = served();
+    let tab = open(&book.browser, &format!("{}08-efficient.html", book.base));
+    let (problems, table) = lanes::check_lanes(&tab);
+    eprintln!("{table}");
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
 }

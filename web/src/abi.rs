@@ -70,7 +70,7 @@ pub extern "C" fn error_len() -> usize {
 }
 
 /// Runs `widget` on the input buffer: 0 with the result in the output buffer, 1 with a message.
-fn call(widget: impl FnOnce(&[f32]) -> Result<Vec<f32>, String>) -> u32 {
+pub fn call(widget: impl FnOnce(&[f32]) -> Result<Vec<f32>, String>) -> u32 {
     let result = INPUT.with_borrow(|input| widget(input));
     match result {
         Ok(values) => {
@@ -85,7 +85,7 @@ fn call(widget: impl FnOnce(&[f32]) -> Result<Vec<f32>, String>) -> u32 {
 }
 
 /// Builds a model from the byte buffer into `slot` (the buffer is freed): 0, or 1 with a message.
-fn load<T: 'static>(
+pub fn load<T: 'static>(
     slot: &'static LocalKey<RefCell<Option<T>>>,
     from_bytes: fn(&[u8]) -> Result<T, String>,
 ) -> u32 {
@@ -97,7 +97,7 @@ fn load<T: 'static>(
 }
 
 /// Runs `widget` with the model in `slot` on the input buffer, as [`call`].
-fn with_model<T: 'static>(
+pub fn with_model<T: 'static>(
     slot: &'static LocalKey<RefCell<Option<T>>>,
     widget: fn(&T, &[f32]) -> Result<Vec<f32>, String>,
 ) -> u32 {

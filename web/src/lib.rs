@@ -14,6 +14,10 @@
 //! * [`ch10`]: the trained character model writes, with or without its KV cache.
 //! * [`weights`], [`text`]: trained weights from the bytes the page fetched; text as code points.
 //!
+//! The published models the pages run (`web-models/`, "ask the book") are a module of their own,
+//! which only their Web Worker loads, so that a page with widgets downloads only this one; it
+//! builds on this crate's seam ([`abi::call`], [`abi::load`], [`abi::with_model`]).
+//!
 //! The same functions run natively (this crate is also an `rlib`); the browser check
 //! (`tests/browser/widgets.rs`) drives each widget and compares what the page shows with the
 //! chapter's code run natively.

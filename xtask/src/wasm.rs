@@ -1,6 +1,7 @@
 //! `cargo xtask wasm`: the chapters' code for the book's live widgets, compiled to WebAssembly
-//! (the `web/` crate, `wasm32-unknown-unknown`, the `wasm` profile of the workspace's `Cargo.toml`) and copied to `book/src/web/`, from where
-//! the book's build publishes it beside the pages. `book` and `serve` run it first.
+//! (the `web/` crate, and `web-models/` for the published models the pages run, `wasm32-unknown-unknown`, the `wasm` profile of the workspace's `Cargo.toml`) and copied to `book/src/web/`, from where
+//! the book's build publishes it beside the pages, with what the widgets load: the trained
+//! weights, and "ask the book"'s index and model ([`crate::ask`]). `book` and `serve` run it first.
 //!
 //! Two toolchains can build it:
 //! * rustup's, where it has the target (`rustup target add wasm32-unknown-unknown`, as on GitHub's
@@ -23,8 +24,10 @@ const DEBIAN: Install = WEB_TOOLCHAIN;
 const DEBIAN_CARGO: &str = "/usr/bin/cargo";
 const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
 const WASM_LD: &str = "/usr/bin/wasm-ld";
-/// Where the page's scripts load the module from.
+/// Where the page's scripts load the widgets' module from.
 pub const PUBLISHED: &str = "book/src/web/attention_web.wasm";
+/// Where the pages' Web Worker loads the models' module from (`web-models/`: "ask the book").
+pub const MODELS: &str = "book/src/web/attention_web_models.wasm";
 /// The committed weights the widgets of chapters 7, 9 and 10 fetch, published beside the module
 /// under the same file names (the pages fetch them by those names).
 pub const WEIGHTS: [&str; 3] = [
@@ -56,22 +59,28 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
             .env_remove("CARGO");
         c
     };
-    cargo.current_dir(root).args(["-p", "attention-web", "--lib", "--target-dir"]).arg(&target_dir);
+    cargo
+        .current_dir(root)
+        .args(["-p", "attention-web", "-p", "attention-web-models", "--lib", "--target-dir"])
+        .arg(&target_dir);
     println!("$ {cargo:?}");
     let status = cargo.status().context("running cargo for the wasm build")?;
     if !status.success() {
         bail!("the wasm build failed ({status})");
     }
-    let built = target_dir.join(TARGET).join("wasm/attention_web.wasm");
     let published = root.join(PUBLISHED);
-    let bytes = publish(&built, &published)?;
-    println!("wasm: {PUBLISHED} ({} KiB)", bytes / 1024);
+    for module in [PUBLISHED, MODELS] {
+        let name = Path::new(module).file_name().expect("a file name");
+        let bytes = publish(&target_dir.join(TARGET).join("wasm").join(name), &root.join(module))?;
+        println!("wasm: {module} ({} KiB)", bytes / 1024);
+    }
     for weights in WEIGHTS {
         let from = root.join(weights);
         let name = from.file_name().expect("a file name");
         let bytes = publish(&from, &published.with_file_name(name))?;
         println!("wasm: {weights} published beside it ({} KiB)", bytes / 1024);
     }
+    crate::ask::publish(root)?;
     Ok(published)
 }
 

@@ -128,9 +128,14 @@ fn the_environment_switch_names_a_path() {
     }
     assert_eq!(Isa::parse(" portable\n"), Ok(Isa::Portable));
     let err = Isa::parse("sse9").unwrap_err();
-    assert_eq!(err, "ATTENTION_ISA=\"sse9\" is not one of portable, avx2, avx512");
+    assert_eq!(err, "ATTENTION_ISA=\"sse9\" is not one of portable, simd128, avx2, avx512");
     assert_eq!(Isa::widest(), *paths().last().unwrap());
-    assert_eq!(Isa::ALL.map(|isa| (isa.lanes(), isa.strip_rows())), [(8, 4), (8, 6), (16, 12)]);
+    let sizes = Isa::ALL.map(|isa| (isa.lanes(), isa.strip_rows()));
+    assert_eq!(sizes, [(8, 4), (4, 6), (8, 6), (16, 12)]);
+    // WebAssembly's vectors run only in the browser (the browser check compares them natively)
+    assert!(!Isa::Simd128.supported());
+    let err = Isa::parse("simd128").unwrap_err();
+    assert_eq!(err, "ATTENTION_ISA=simd128: this CPU does not have simd128");
 }
 
 /// The sizes the page gives: tiles of 256 queries and 512 keys; a strip of 6 rows of scores is

@@ -3,6 +3,7 @@
 pub mod chat;
 pub mod cli;
 pub mod decode;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod gguf;
 pub mod heads;

@@ -25,6 +25,7 @@ pub fn paragraphs(markdown: &str, page: &str) -> Vec<Paragraph> {
     let number = page.split('-').next().and_then(|n| n.parse::<u32>().ok());
     let (mut chapter, mut section) = (String::new(), String::new());
     let (mut out, mut lines, mut in_code) = (Vec::new(), Vec::<&str>::new(), false);
+    let mut in_html = false; // inside `<div ...>` ... `</div>`: a widget, or its note without one
     let mut flush = |lines: &mut Vec<&str>, chapter: &str, section: &str| {
         let text = plain(&lines.join(" "));
         if text.split_whitespace().count() >= MIN_WORDS {
@@ -40,7 +41,14 @@ pub fn paragraphs(markdown: &str, page: &str) -> Vec<Paragraph> {
             flush(&mut lines, &chapter, &section);
             continue;
         }
-        let skipped = ["{{#", "|", ">", "$$", "<"].iter().any(|p| trimmed.starts_with(p));
+        if !in_code && trimmed.starts_with("<div") {
+            in_html = !trimmed.contains("</div>");
+        } else if in_html && trimmed.starts_with("</div>") {
+            in_html = false;
+            continue;
+        }
+        let skipped =
+            ["{{#", "|", ">", "$$", "<", "!["].iter().any(|p| trimmed.starts_with(p)) || in_html;
         let item = ["- ", "* "].iter().any(|p| trimmed.starts_with(p))
             || trimmed.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok());
         if in_code || trimmed.is_empty() || skipped || trimmed.starts_with('#') || item {

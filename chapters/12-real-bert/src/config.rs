@@ -66,8 +66,12 @@ pub const MINILM: Sizes = Sizes {
 impl BertConfig {
     /// Reads `config.json` from the model's folder.
     pub fn read(files: &ModelFiles) -> Result<Self, String> {
-        let text = files.read_text("config.json")?;
-        serde_json::from_str(&text).map_err(|e| format!("config.json: {e}"))
+        Self::parse(&files.read_text("config.json")?)
+    }
+
+    /// `config.json`'s text (from a folder, or the bytes a page fetched).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("config.json: {e}"))
     }
 
     /// The activation the file names.
@@ -109,8 +113,14 @@ impl SentenceConfig {
     /// Reads sentence-transformers' three files, and refuses a pipeline this chapter does not
     /// build (CLS or max pooling, no normalisation step, another module order).
     pub fn read(files: &ModelFiles) -> Result<Self, String> {
+        Self::parse(|name| files.read_text(name))
+    }
+
+    /// [`read`](Self::read), with each file's text given by `text` from its name in the
+    /// model's folder (from a folder, or the bytes a page fetched).
+    pub fn parse(text: impl Fn(&str) -> Result<String, String>) -> Result<Self, String> {
         let json = |name: &str| -> Result<serde_json::Value, String> {
-            serde_json::from_str(&files.read_text(name)?).map_err(|e| format!("{name}: {e}"))
+            serde_json::from_str(&text(name)?).map_err(|e| format!("{name}: {e}"))
         };
         let bert = json("sentence_bert_config.json")?;
         let max_seq_length =

@@ -13,6 +13,7 @@
 //! * [`pooling`]: mean pooling, normalisation, cosine similarity;
 //! * [`sentence`]: [`SentenceEncoder`], texts in, embeddings out;
 //! * [`book_index`], [`search`]: this book's paragraphs, embedded, ranked against a question;
+//! * [`web_index`]: the same index as the online book ships it, for asking in the page;
 //! * [`cli`]: the examples' command lines.
 
 pub mod bert;
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod config;
 pub mod corpus;
 pub mod fast;
+#[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
 pub mod files;
 pub mod load;
@@ -32,6 +34,7 @@ pub mod sentence;
 pub mod speed;
 pub mod speed_table;
 pub mod tokenizer;
+pub mod web_index;
 
 pub use bert::{Bert, BertOutput, Embeddings, MiniLm, TinyBert};
 pub use config::{BertConfig, SentenceConfig, MINILM};

@@ -32,8 +32,13 @@ impl Entries {
     /// dtype is an error.
     pub fn read(path: &Path) -> Result<Self, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = SafeTensors::deserialize(&bytes)
-            .map_err(|e| format!("{}: not a safetensors file ({e:?})", path.display()))?;
+        Self::from_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// [`read`](Self::read) on a file's bytes (`name`: the file, for the errors).
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Self, String> {
+        let file = SafeTensors::deserialize(bytes)
+            .map_err(|e| format!("{name}: not a safetensors file ({e:?})"))?;
         let mut entries = BTreeMap::new();
         for (name, view) in file.tensors() {
             if SKIPPED.contains(&name.as_str()) {

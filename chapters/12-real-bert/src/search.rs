@@ -21,6 +21,8 @@ pub struct Index {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hit<'a> {
     pub score: f32,
+    /// the paragraph's place in the index
+    pub position: usize,
     pub paragraph: &'a Paragraph,
 }
 
@@ -42,7 +44,8 @@ impl Index {
             .paragraphs
             .iter()
             .zip(&self.vectors)
-            .map(|(paragraph, v)| Hit { score: cosine(query, v), paragraph })
+            .enumerate()
+            .map(|(position, (paragraph, v))| Hit { score: cosine(query, v), position, paragraph })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         hits.truncate(top);

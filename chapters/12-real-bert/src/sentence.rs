@@ -11,7 +11,7 @@ use crate::fast::FastEncoder;
 use crate::files::ModelFiles;
 use crate::load::Entries;
 use crate::pooling::{mean_pool, normalize};
-use crate::tokenizer::Tokenizer;
+use crate::tokenizer::{Tokenizer, Vocab};
 
 /// Texts per forward pass: sentence-transformers' default `batch_size`.
 pub const BATCH: usize = 32;
@@ -79,13 +79,35 @@ impl<Dev: Device<f32>> SentenceEncoder<Dev> {
     /// Loads everything from the model's folder, checking the configuration against the
     /// compiled sizes first.
     pub fn load(dev: &Dev, files: &ModelFiles) -> Result<Self, String> {
-        let config = BertConfig::read(files)?;
+        Self::from_files(dev, |name| {
+            let path = files.path(name);
+            std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+        })
+    }
+
+    /// [`load`](Self::load), with each file's bytes given by `bytes` from its name in the
+    /// model's folder ([`crate::files::FILES`]), each asked for once: from a folder, or the
+    /// files a page fetched.
+    pub fn from_files(
+        dev: &Dev,
+        mut bytes: impl FnMut(&str) -> Result<Vec<u8>, String>,
+    ) -> Result<Self, String> {
+        let mut text = |name: &str| {
+            String::from_utf8(bytes(name)?).map_err(|e| format!("{name}: not UTF-8 text ({e})"))
+        };
+        let config = BertConfig::parse(&text("config.json")?)?;
         config.check(MINILM)?;
-        let sentence = SentenceConfig::read(files)?;
-        let tokenizer = Tokenizer::from_vocab_file(&files.path("vocab.txt"))?
-            .with_max_len(sentence.max_seq_length);
-        let model =
-            MiniLm::from_entries(dev, Entries::read(&files.path("model.safetensors"))?, &config)?;
+        let names = ["sentence_bert_config.json", "1_Pooling/config.json", "modules.json"];
+        let texts = names.map(&mut text);
+        let sentence = SentenceConfig::parse(|name| {
+            let at = names.iter().position(|n| *n == name).ok_or(format!("no file {name}"))?;
+            texts[at].clone()
+        })?;
+        let vocab =
+            Vocab::from_lines(&text("vocab.txt")?).map_err(|e| format!("vocab.txt: {e}"))?;
+        let tokenizer = Tokenizer::from_vocab(vocab).with_max_len(sentence.max_seq_length);
+        let weights = Entries::from_bytes(&bytes("model.safetensors")?, "model.safetensors")?;
+        let model = MiniLm::from_entries(dev, weights, &config)?;
         let fast = FastEncoder::new(&model, Isa::chosen());
         Ok(SentenceEncoder { tokenizer, model, fast, sentence })
     }

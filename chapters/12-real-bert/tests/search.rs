@@ -10,7 +10,9 @@ fn paragraphs_are_prose_with_their_chapter_and_section() {
                 ```rust\nlet ignored = 1; // a listing is not prose at all\n```\n\n\
                 | a | table | row | is | not | prose |\n\n> Tests: `a_test` names are not prose either.\n\n\
                 - a list item is a paragraph of its own\n- and so is the second item here\n\n\
-                Short caption.\n";
+                Short caption.\n\n![A figure's caption is not a paragraph of prose](f.svg)\n\n\
+                <div class=\"widget\" data-widget=\"x\">\nThe note a reader without JavaScript \
+                would see.\n</div>\n";
     let got = paragraphs(page, "06-masks.md");
     let texts: Vec<&str> = got.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(
@@ -95,4 +97,39 @@ fn worked_example_asking_the_book() {
     // and the first that does not is chapter 1's, which introduces the division
     assert_eq!(hits[answer].paragraph.page, "01-attention.md", "{:?}", hits[answer]);
     assert!(hits[answer].score > 0.5, "{:?}", hits[answer]);
+}
+
+/// The online book's copy of the index reads back bit for bit, and a copy that does not fit is
+/// refused with the reason.
+#[test]
+fn the_pages_index_reads_back_as_written() {
+    use ch12_real_bert::web_index::{self, find_words, MANIFEST, VECTORS};
+    let p = |t: &str| ch12_real_bert::book_index::Paragraph {
+        page: "01-attention.md".into(),
+        chapter: "1 Dot-product attention".into(),
+        section: "Scaling".into(),
+        text: t.into(),
+    };
+    let paragraphs = vec![p("Each score is divided by the square root of d_k."), p("b")];
+    let vectors: Vec<Vec<f32>> =
+        (0..2).map(|r| (0..384).map(|i| (r * 384 + i) as f32 / 7.0).collect()).collect();
+    let index = Index { fingerprint: fingerprint(&paragraphs), paragraphs, vectors };
+    let dir = std::env::temp_dir().join(format!("ch12-web-index-{}", std::process::id()));
+    web_index::write(&index, &dir).unwrap();
+    let manifest = std::fs::read(dir.join(MANIFEST)).unwrap();
+    let floats = std::fs::read(dir.join(VECTORS)).unwrap();
+    assert_eq!(floats.len(), 2 * 384 * 4);
+    let back = web_index::read(&manifest, &floats).unwrap();
+    assert_eq!((back.paragraphs, back.vectors), (index.paragraphs.clone(), index.vectors.clone()));
+    let err = web_index::read(&manifest, &floats[4..]).unwrap_err();
+    assert_eq!(err, "book-index.f32: 3068 bytes, but 2 paragraphs of 384 floats take 3072");
+    let tampered = String::from_utf8(manifest).unwrap().replace("square", "cube");
+    let err = web_index::read(tampered.as_bytes(), &floats).unwrap_err();
+    assert!(err.contains("not the ones it was built from"), "{err}");
+    assert!(web_index::read(b"{}", &floats).unwrap_err().starts_with("book-index.json: not"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // the words that find a paragraph in its page stop at a formula, and need four in a row
+    assert_eq!(find_words(&index.paragraphs[0].text), "Each score is divided by the square root");
+    assert_eq!(find_words("With \\sqrt{d_k} = 2, each row sums to one."), "each row sums to one.");
+    assert_eq!(find_words("q_0 = [1.0, 0.5] and q_1"), "");
 }

@@ -1,6 +1,8 @@
 //! Which instruction set the fast kernel runs on, chosen at run time: the widest the CPU has,
 //! unless the environment variable `ATTENTION_ISA` names another (`portable`, `avx2`, `avx512`),
-//! so that every path can be timed and tested on one machine.
+//! so that every path can be timed and tested on one machine. In WebAssembly the choice is made
+//! when the module is built: with SIMD128 enabled (`cargo xtask wasm` enables it) the module
+//! runs [`Isa::Simd128`], since a browser cannot be asked at run time.
 #![allow(unsafe_code)]
 
 use std::sync::OnceLock;
@@ -15,6 +17,9 @@ pub const ISA_VARIABLE: &str = "ATTENTION_ISA";
 const PORTABLE_ROWS: usize = 4;
 const AVX2_ROWS: usize = 6;
 const AVX512_ROWS: usize = 12;
+/// WebAssembly's 128-bit vectors: four floats each, and the engine maps them onto the host's
+/// registers (16 on x86-64, 32 on ARM64), so the rows of AVX2 fit.
+const SIMD128_ROWS: usize = 6;
 
 /// An instruction set the fast kernel has a compiled path for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -22,6 +27,9 @@ const AVX512_ROWS: usize = 12;
 pub enum Isa {
     /// Plain Rust, any CPU: 8 floats per vector as the compiler manages, strips of 4 rows.
     Portable,
+    /// WebAssembly SIMD128 (every major browser since 2021-2023): 4 floats per vector, strips of
+    /// 6 rows. Only in a module built with the `simd128` target feature.
+    Simd128,
     /// AVX2 and FMA: 8 floats per register, strips of 6 rows (12 accumulators of 16 registers).
     Avx2,
     /// AVX-512F: 16 floats per register, strips of 12 rows (24 accumulators of 32 registers).
@@ -29,12 +37,13 @@ pub enum Isa {
 }
 
 impl Isa {
-    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+    pub const ALL: [Isa; 4] = [Isa::Portable, Isa::Simd128, Isa::Avx2, Isa::Avx512];
 
     /// The name `ATTENTION_ISA` takes.
     pub fn name(self) -> &'static str {
         match self {
             Isa::Portable => "portable",
+            Isa::Simd128 => "simd128",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
         }
@@ -44,6 +53,7 @@ impl Isa {
     pub fn supported(self) -> bool {
         match self {
             Isa::Portable => true,
+            Isa::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => {
                 std::arch::is_x86_feature_detected!("avx2")
@@ -52,7 +62,7 @@ impl Isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
             #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
+            Isa::Avx2 | Isa::Avx512 => false,
         }
     }
 
@@ -93,6 +103,7 @@ impl Isa {
     /// Floats per vector register.
     pub fn lanes(self) -> usize {
         match self {
+            Isa::Simd128 => 4,
             Isa::Portable | Isa::Avx2 => 8,
             Isa::Avx512 => 16,
         }
@@ -102,6 +113,7 @@ impl Isa {
     pub fn strip_rows(self) -> usize {
         match self {
             Isa::Portable => PORTABLE_ROWS,
+            Isa::Simd128 => SIMD128_ROWS,
             Isa::Avx2 => AVX2_ROWS,
             Isa::Avx512 => AVX512_ROWS,
         }
@@ -119,12 +131,16 @@ impl Isa {
         unsafe {
             match self {
                 Isa::Portable => work.run::<Portable, PORTABLE_ROWS>(),
+                #[cfg(target_arch = "wasm32")]
+                Isa::Simd128 => wasm::run_simd128(work),
                 #[cfg(target_arch = "x86_64")]
                 Isa::Avx2 => x86::run_avx2(work),
                 #[cfg(target_arch = "x86_64")]
                 Isa::Avx512 => x86::run_avx512(work),
+                #[cfg(not(target_arch = "wasm32"))]
+                Isa::Simd128 => unreachable!("SIMD128 runs only in WebAssembly"),
                 #[cfg(not(target_arch = "x86_64"))]
-                _ => unreachable!("only x86-64 has vector paths"),
+                Isa::Avx2 | Isa::Avx512 => unreachable!("AVX runs only on x86-64"),
             }
         }
     }
@@ -181,5 +197,17 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn run_avx512<T: OnPath>(work: T) -> T::Output {
         work.run::<Avx512, AVX512_ROWS>()
+    }
+}
+
+/// The function that switches on WebAssembly's vectors.
+#[cfg(target_arch = "wasm32")]
+mod wasm {
+    use super::super::simd128::Simd128;
+    use super::{OnPath, SIMD128_ROWS};
+
+    #[target_feature(enable = "simd128")]
+    pub(super) unsafe fn run_simd128<T: OnPath>(work: T) -> T::Output {
+        work.run::<Simd128, SIMD128_ROWS>()
     }
 }

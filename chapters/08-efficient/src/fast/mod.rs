@@ -4,7 +4,8 @@
 //!   vector instruction set ([`kernel`]), with the row operations (max, `exp`, sum, the
 //!   correction) fused between them while a strip of scores is still in the L1 cache.
 //! * The instruction set is chosen at run time ([`Isa`]): AVX-512, else AVX2 with FMA, else
-//!   portable Rust; the kernel is written once ([`lanes::Lanes`]) and compiled for each.
+//!   portable Rust (in a browser, WebAssembly's SIMD128); the kernel is written once
+//!   ([`lanes::Lanes`]) and compiled for each.
 //! * Tiles whose keys the pattern rules out for every query of the tile are never visited; tiles
 //!   it allows entirely skip the mask.
 //! * Every (head, query tile) is an independent task, spread over the cores by rayon; each thread
@@ -19,6 +20,8 @@ pub mod avx512;
 pub mod isa;
 pub mod kernel;
 pub mod lanes;
+#[cfg(target_arch = "wasm32")]
+pub mod simd128;
 pub mod stages;
 
 use std::cell::RefCell;

@@ -96,6 +96,8 @@ impl PyTorchResults {
         let needs = match self.isa {
             Isa::Avx512 => Some("avx512f"),
             Isa::Avx2 => Some("avx2"),
+            // a comparison with PyTorch runs natively: no CPU lists WebAssembly's vectors
+            Isa::Simd128 => Some("simd128"),
             Isa::Portable => None,
         };
         if let Some(ext) = needs.filter(|e| !self.extensions().contains(e)) {

@@ -1,0 +1,47 @@
+//! The exports of the models' module, on the widgets' seam (`attention_web::abi`: the page fills
+//! the input or byte buffer, calls, reads the output or the error).
+//!
+//! Exporting a function under its own name takes `#[no_mangle]`, which the `unsafe_code` lint
+//! counts as unsafe; this module holds every export and no `unsafe` block, and is listed in
+//! `tests/unsafe_code.rs`.
+#![allow(unsafe_code)]
+
+use std::cell::RefCell;
+
+use attention_web::abi::{call, load, with_model};
+use ch08_efficient::fast::Isa;
+
+use crate::{ch12, lanes};
+
+thread_local! {
+    static CH12: RefCell<Option<ch12::Asker>> = const { RefCell::new(None) };
+}
+
+/// "Ask the book": all-MiniLM-L6-v2 and the book's index from the byte buffer, a bundle of
+/// files ([`ch12::Asker::from_bytes`]).
+#[no_mangle]
+pub extern "C" fn ch12_load() -> u32 {
+    load(&CH12, ch12::Asker::from_bytes)
+}
+
+/// [`ch12::Asker::ask`]: the input is the question's code points.
+#[no_mangle]
+pub extern "C" fn ch12_ask() -> u32 {
+    with_model(&CH12, ch12::Asker::ask)
+}
+
+/// [`lanes::run`]: work `work` ([`lanes::Work::numbered`]) on path `path` (its place in
+/// `Isa::ALL`: 0 portable, 1 SIMD128).
+#[no_mangle]
+pub extern "C" fn lanes_run(work: u32, path: u32) -> u32 {
+    call(|_| Ok(lanes::run(lanes::Work::numbered(work)?, lanes::path(path)?)))
+}
+
+/// The path the chapters' kernels take in this module (its place in `Isa::ALL`).
+#[no_mangle]
+pub extern "C" fn lanes_chosen() -> u32 {
+    call(|_| {
+        let chosen = Isa::chosen();
+        Ok(vec![Isa::ALL.iter().position(|i| *i == chosen).unwrap_or(0) as f32])
+    })
+}
