@@ -6,7 +6,8 @@
 //! picking another sequence or head redraws the map); its screenshot, showing a sequence the model
 //! gets wrong, goes to `target/book-screenshots/09-capstone-explorer.png`.
 //!
-//! "Ask the book" has its own check (`ask`): the model in the page's worker ranks as natively.
+//! "Ask the book" has its own check (`ask`): the model in the page's worker ranks as natively;
+//! so has chapter 11's chat (`chat`): the page's replies have the `chat` example's token ids.
 //!
 //! Ignored by default because it needs chromium:
 //! `cargo test -p workspace-checks --test checks browser:: -- --ignored`
@@ -23,6 +24,7 @@ use std::time::{Duration, Instant};
 use workspace_tools::workspace_root;
 
 mod ask;
+mod chat;
 mod explorer;
 mod lanes;
 mod screenshot;
@@ -398,11 +400,30 @@ struct Served {
 
 fn served() -> Served {
     chromium();
-    let out = bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}"));
-    let (base, server) = bookbuild::serve_in_background(&out).unwrap();
+    // built once per run: two builds at once into one folder would trip over each other
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let out = BUILT
+        .get_or_init(|| bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}")));
+    let (base, server) = bookbuild::serve_in_background(out).unwrap();
     let profile = tempfile::tempdir().unwrap();
     let browser = launch(profile.path().to_path_buf());
     Served { base, browser, _server: server, _profile: profile }
+}
+
+/// Waits until the `data-state` of the element with id `id` is one of `states` (or `limit` has
+/// passed); returns it ("" while there is no such element).
+fn wait_for_state(tab: &Tab, id: &str, states: &[&str], limit: Duration) -> String {
+    let js = format!(
+        "JSON.stringify((document.getElementById('{id}') || {{dataset: {{}}}}).dataset.state || '')"
+    );
+    let start = Instant::now();
+    loop {
+        let state = eval_json(tab, &js).as_str().unwrap_or("").to_string();
+        if states.contains(&state.as_str()) || start.elapsed() > limit {
+            return state;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// A new tab of `browser` on `url`, loaded and settled.
@@ -441,4 +462,24 @@ fn the_vector_paths_in_chromium_equal_native() {
     let (problems, table) = lanes::check_lanes(&tab);
     eprintln!("{table}");
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+#[ignore = "needs chromium and SmolLM2's file (cargo xtask models, then cargo xtask wasm)"]
+fn chatting_in_chromium_equals_native() {
+    let book = served();
+    let url = format!("{}11-real-llm.html", book.base);
+    let tab = open(&book.browser, &url);
+    let (mut problems, table) = chat::check_chat(&tab);
+    problems.extend(chat::chat_screenshots(&book.browser, &tab, &url));
+    let shots = workspace_root().join("target").join("book-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("chat.md"), &table).unwrap();
+    eprintln!("{table}");
+    assert!(
+        problems.is_empty(),
+        "{} problem(s) chatting:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

@@ -14,6 +14,8 @@
 //! * `installs`: every file an install step relies on comes from a package that step installs
 //!   (ignored).
 //! * `layout`: one slug per chapter; every chapter listed in `SUMMARY.md` and the chapter tables.
+//! * `models_measured`: the committed measurements of the models the pages run, and the figures
+//!   chapters 11 and 12 quote from them.
 //! * `new_chapter`: `cargo xtask new-chapter` scaffolds a chapter that passes these checks.
 //! * `notebooks`: committed clean; executed by Jupyter without an error (ignored).
 //! * `outputs_current`: every printed output in the book is what its program prints now (those of
@@ -35,6 +37,7 @@ mod examples_named;
 mod gpu_runs;
 mod installs;
 mod layout;
+mod models_measured;
 mod new_chapter;
 mod notebooks;
 mod outputs_current;

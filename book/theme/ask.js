@@ -1,6 +1,6 @@
 // "Ask the book", on every page: beside mdBook's keyword search, a question in the reader's own
 // words, answered by meaning. Chapter 12's all-MiniLM-L6-v2, compiled to WebAssembly with the
-// rest of the book's code, embeds the question in a Web Worker (`web/ask-worker.js`) and ranks
+// rest of the book's code, embeds the question in a Web Worker (`web/models-worker.js`) and ranks
 // the book's paragraphs by cosine similarity; the paragraphs were embedded when the book was
 // built (`cargo xtask wasm` publishes them in `web/ask/` when the model is in the cache).
 //
@@ -75,7 +75,7 @@
           "by the book's own code in WebAssembly: " + megabytes(total) + ", loaded once " +
           "and kept by your browser.");
         const cached = self.caches &&
-          (await caches.open("attention-in-rust-ask-v1")
+          (await caches.open("attention-in-rust-models-v1")
             .then((c) => c.match(new URL(web + "ask/model.safetensors", document.baseURI).href))
             .catch(() => undefined));
         if (cached) load();
@@ -93,7 +93,7 @@
     if (loading) return loading;
     loadButton.disabled = true;
     say("loading", "Loading the model ...");
-    worker = new Worker(web + "ask-worker.js");
+    worker = new Worker(web + "models-worker.js");
     loading = Promise.all([
       new Promise((resolve, reject) => {
         worker.onmessage = ({ data }) => {
@@ -103,7 +103,7 @@
           } else if (data.type === "loaded") resolve(data);
           else if (data.type === "error") reject(new Error(data.message));
         };
-        worker.postMessage({ type: "load" });
+        worker.postMessage({ type: "load", model: "ask" });
       }),
       fetch(web + "ask/book-index.json").then((r) => r.json()),
     ])

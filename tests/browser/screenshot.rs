@@ -49,3 +49,14 @@ pub fn screenshot(tab: &Tab, clip: Page::Viewport) -> Vec<u8> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(shot.data).expect("base64 PNG")
 }
+
+/// A PNG of the element `selector` finds, as laid out now.
+pub fn element_screenshot(tab: &headless_chrome::Tab, selector: &str) -> Vec<u8> {
+    let js = r#"JSON.stringify((r => ({x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}))
+        (document.querySelector(SELECTOR).getBoundingClientRect()))"#
+        .replace("SELECTOR", &serde_json::to_string(selector).unwrap());
+    let r = super::eval_json(tab, &js);
+    let n = |k: &str| r[k].as_f64().unwrap_or(0.0);
+    let (width, height) = (n("w").max(1.0), n("h").max(1.0));
+    screenshot(tab, Page::Viewport { x: n("x"), y: n("y"), width, height, scale: 1.0 })
+}

@@ -11,10 +11,29 @@ use std::cell::RefCell;
 use attention_web::abi::{call, load, with_model};
 use ch08_efficient::fast::Isa;
 
-use crate::{ch12, lanes};
+use crate::{ch11, ch12, lanes};
 
 thread_local! {
+    static CH11: RefCell<Option<ch11::Chatter>> = const { RefCell::new(None) };
     static CH12: RefCell<Option<ch12::Asker>> = const { RefCell::new(None) };
+}
+
+/// SmolLM2-135M-Instruct from the byte buffer, its GGUF file ([`ch11::Chatter::from_bytes`]).
+#[no_mangle]
+pub extern "C" fn ch11_load() -> u32 {
+    load(&CH11, ch11::Chatter::from_bytes)
+}
+
+/// [`ch11::Chatter::start`]: top-k, temperature, seed, then the message's code points.
+#[no_mangle]
+pub extern "C" fn ch11_start() -> u32 {
+    with_model(&CH11, ch11::Chatter::start)
+}
+
+/// [`ch11::Chatter::next`]: the reply's next token and its text.
+#[no_mangle]
+pub extern "C" fn ch11_next() -> u32 {
+    with_model(&CH11, ch11::Chatter::next)
 }
 
 /// "Ask the book": all-MiniLM-L6-v2 and the book's index from the byte buffer, a bundle of

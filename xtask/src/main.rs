@@ -18,7 +18,6 @@
 //! | `gpu-kit [--compute-cap N]` | the CUDA test binaries, packed to run on a GPU machine without Rust | [`gpu_kit`] |
 //! | `new-chapter NN-slug "Title"` | scaffold a chapter that passes every check as created | `workspace_tools::scaffold` |
 
-mod ask;
 mod bench;
 mod check;
 mod diagrams;
@@ -29,6 +28,7 @@ mod models;
 mod notebooks;
 mod run;
 mod setup;
+mod site_models;
 mod suite;
 mod wasm;
 

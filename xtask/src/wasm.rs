@@ -1,7 +1,7 @@
 //! `cargo xtask wasm`: the chapters' code for the book's live widgets, compiled to WebAssembly
 //! (the `web/` crate, and `web-models/` for the published models the pages run, `wasm32-unknown-unknown`, the `wasm` profile of the workspace's `Cargo.toml`) and copied to `book/src/web/`, from where
 //! the book's build publishes it beside the pages, with what the widgets load: the trained
-//! weights, and "ask the book"'s index and model ([`crate::ask`]). `book` and `serve` run it first.
+//! weights, and the published models the pages run ([`crate::site_models`]). `book` and `serve` run it first.
 //!
 //! Two toolchains can build it:
 //! * rustup's, where it has the target (`rustup target add wasm32-unknown-unknown`, as on GitHub's
@@ -80,7 +80,7 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
         let bytes = publish(&from, &published.with_file_name(name))?;
         println!("wasm: {weights} published beside it ({} KiB)", bytes / 1024);
     }
-    crate::ask::publish(root)?;
+    crate::site_models::publish(root)?;
     Ok(published)
 }
 

@@ -67,11 +67,76 @@ pub struct Reply {
     pub decode_seconds: f64,
 }
 
+/// A reply under way, one token at a time: the model's cache, the logits of the last position, how
+/// the next token is chosen, and the tokens so far. [`reply`] runs it to the end; the book's page
+/// runs it one token per call, to show each as it comes.
+pub struct Replying<M: LanguageModel> {
+    cache: M::Cache,
+    logits: Vec<f32>,
+    rng: StdRng,
+    choice: Choice,
+    stop: u32,
+    /// the reply's tokens so far, the stop token included once it came
+    pub ids: Vec<u32>,
+    /// bytes of the reply's text already handed out
+    shown: usize,
+}
+
+/// One token of a reply, and the text it completes (empty while a character is unfinished, and
+/// for the stop token).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub id: u32,
+    pub text: String,
+}
+
+impl<M: LanguageModel> Replying<M> {
+    /// Runs `prompt_ids` through `model` (the prefill); the reply ends after `stop`.
+    pub fn start(model: &M, prompt_ids: &[u32], choice: Choice, stop: u32) -> Result<Self, String> {
+        choice.check()?;
+        if prompt_ids.is_empty() {
+            return Err("a prompt of at least one token".into());
+        }
+        let mut cache = model.new_cache();
+        let ids: Vec<usize> = prompt_ids.iter().map(|&i| i as usize).collect();
+        let logits = model.logits_cached(&ids, &mut cache);
+        let rng = StdRng::seed_from_u64(choice.seed);
+        Ok(Replying { cache, logits, rng, choice, stop, ids: Vec::new(), shown: 0 })
+    }
+
+    /// The next token and the text it completes, or `None` once the stop token has come.
+    pub fn next(&mut self, model: &M, tok: &Tokenizer) -> Option<Step> {
+        if self.ids.last() == Some(&self.stop) {
+            return None;
+        }
+        let last = &self.logits[self.logits.len() - model.vocab()..];
+        let (top_k, temperature) = (self.choice.top_k, self.choice.temperature);
+        let next = if top_k == 1 {
+            support::argmax(last)
+        } else {
+            pick(last, temperature, (top_k > 0).then_some(top_k), &mut self.rng)
+        } as u32;
+        self.ids.push(next);
+        if next == self.stop {
+            return Some(Step { id: next, text: String::new() });
+        }
+        // what is new, once it ends on a whole character
+        let text = tok.decode(&self.ids);
+        let mut new = String::new();
+        if !text.ends_with('\u{FFFD}') && text.len() > self.shown {
+            new = text[self.shown..].to_string();
+            self.shown = text.len();
+        }
+        self.logits = model.logits_cached(&[next as usize], &mut self.cache);
+        Some(Step { id: next, text: new })
+    }
+}
+
 /// Generates at most `max_tokens` after `prompt_ids`, stopping after `stop`; calls `on_text`
 /// with each piece of text as soon as it is whole UTF-8.
 ///
 /// # Panics
-/// If `choice` fails [`Choice::check`], with its message.
+/// If `choice` fails [`Choice::check`], with its message, or the prompt is empty.
 pub fn reply<M: LanguageModel>(
     model: &M,
     tok: &Tokenizer,
@@ -81,39 +146,21 @@ pub fn reply<M: LanguageModel>(
     stop: u32,
     mut on_text: impl FnMut(&str),
 ) -> Reply {
-    if let Err(e) = choice.check() {
-        panic!("reply: {e}");
-    }
-    let mut rng = StdRng::seed_from_u64(choice.seed);
-    let mut cache = model.new_cache();
-    let ids: Vec<usize> = prompt_ids.iter().map(|&i| i as usize).collect();
     let start = std::time::Instant::now();
-    let mut logits = model.logits_cached(&ids, &mut cache);
+    let mut replying =
+        Replying::start(model, prompt_ids, choice, stop).unwrap_or_else(|e| panic!("reply: {e}"));
     let prefill_seconds = start.elapsed().as_secs_f64();
     let start = std::time::Instant::now();
-    let (mut out, mut shown) = (Vec::new(), 0);
     for _ in 0..max_tokens {
-        let last = &logits[logits.len() - model.vocab()..];
-        let next = if choice.top_k == 1 {
-            support::argmax(last)
-        } else {
-            pick(last, choice.temperature, (choice.top_k > 0).then_some(choice.top_k), &mut rng)
-        } as u32;
-        out.push(next);
-        if next == stop {
-            break;
+        match replying.next(model, tok) {
+            Some(step) if !step.text.is_empty() => on_text(&step.text),
+            Some(_) => {}
+            None => break,
         }
-        // show what is new, once it ends on a whole character
-        let text = tok.decode(&out);
-        if !text.ends_with('\u{FFFD}') && text.len() > shown {
-            on_text(&text[shown..]);
-            shown = text.len();
-        }
-        logits = model.logits_cached(&[next as usize], &mut cache);
     }
     Reply {
-        ids: out,
-        prompt_tokens: ids.len(),
+        ids: replying.ids,
+        prompt_tokens: prompt_ids.len(),
         prefill_seconds,
         decode_seconds: start.elapsed().as_secs_f64(),
     }
@@ -164,6 +211,23 @@ mod tests {
         assert_eq!(r.ids, all);
         // both tokens are drawn: no limit cut the second one off
         assert!(r.ids.contains(&0) && r.ids.contains(&1), "{:?}", r.ids);
+    }
+
+    /// Token by token, as the page runs it, is the whole reply; the stop token ends it, and an
+    /// empty prompt is refused.
+    #[test]
+    fn a_reply_token_by_token_is_the_whole_reply() {
+        let (tok, choice) = (two_tokens(), Choice::new(0, 1.0, 9).unwrap());
+        let whole = reply(&Even, &tok, &[0], 12, choice, 1, |_| {});
+        let mut replying = Replying::start(&Even, &[0], choice, 1).unwrap();
+        let steps: Vec<Step> = std::iter::from_fn(|| replying.next(&Even, &tok)).take(12).collect();
+        assert_eq!(steps.iter().map(|s| s.id).collect::<Vec<_>>(), whole.ids);
+        assert_eq!(whole.ids.last(), Some(&1), "the stop token (b) ends it: {:?}", whole.ids);
+        assert!(replying.next(&Even, &tok).is_none());
+        let text: String = steps.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(text, "a".repeat(whole.ids.len() - 1));
+        let err = Replying::start(&Even, &[], choice, 1).err().unwrap();
+        assert_eq!(err, "a prompt of at least one token");
     }
 
     #[test]

@@ -70,20 +70,28 @@ impl Profile {
     }
 }
 
-/// Laps of a stopwatch.
-struct Clock(Instant);
+/// Laps of a stopwatch. In a browser's WebAssembly the standard library has no clock
+/// (`Instant::now` panics there), so the laps are not taken and the profile stays at zero: the
+/// page times the tokens with its own clock.
+struct Clock(Option<Instant>);
 
 impl Clock {
     fn start() -> Clock {
-        Clock(Instant::now())
+        Clock(now())
     }
 
     /// Adds the time since the last lap to `to`.
     fn lap(&mut self, to: &mut Duration) {
-        let now = Instant::now();
-        *to += now - self.0;
-        self.0 = now;
+        if let (Some(then), Some(now)) = (self.0, now()) {
+            *to += now - then;
+            self.0 = Some(now);
+        }
     }
+}
+
+/// Now, where there is a clock.
+fn now() -> Option<Instant> {
+    (!cfg!(target_arch = "wasm32")).then(Instant::now)
 }
 
 /// Which positions' logits a pass returns.
