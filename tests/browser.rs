@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use workspace_tools::workspace_root;
 
+mod absent;
 mod ask;
 mod chat;
 mod explorer;
@@ -399,11 +400,18 @@ struct Served {
 }
 
 fn served() -> Served {
-    chromium();
-    // built once per run: two builds at once into one folder would trip over each other
+    served_from(built())
+}
+
+/// The book, built once per run: two builds at once into one folder would trip over each other.
+fn built() -> &'static std::path::Path {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let out = BUILT
-        .get_or_init(|| bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}")));
+    BUILT.get_or_init(|| bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}")))
+}
+
+/// [`served`], from the built book in `out`.
+fn served_from(out: &std::path::Path) -> Served {
+    chromium();
     let (base, server) = bookbuild::serve_in_background(out).unwrap();
     let profile = tempfile::tempdir().unwrap();
     let browser = launch(profile.path().to_path_buf());
@@ -482,4 +490,14 @@ fn chatting_in_chromium_equals_native() {
         problems.len(),
         problems.join("\n")
     );
+}
+
+#[test]
+#[ignore = "needs chromium (sudo apt-get install chromium) and the module (cargo xtask wasm)"]
+fn without_the_models_each_box_says_how_to_get_them() {
+    let copy = tempfile::tempdir().unwrap();
+    absent::copy_without_models(built(), copy.path());
+    let book = served_from(copy.path());
+    let problems = absent::check_absent(&book.browser, &book.base);
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
 }
