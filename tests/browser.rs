@@ -28,10 +28,12 @@ mod ask;
 mod chat;
 mod explorer;
 mod lanes;
+mod models;
 mod screenshot;
 mod widgets;
 
 use explorer::{check_explorer, explorer_screenshot, EXPLORER_PAGE};
+use models::{open, wait_for_state};
 use screenshot::screenshots;
 use widgets::{
     check_widgets, emulate_phone, page_bytes, widget_screenshots, widget_table, widgets_on,
@@ -388,116 +390,4 @@ fn every_page_renders_offline_in_chromium() {
         failures.len(),
         failures.join("\n")
     );
-}
-
-/// The book built and served, and chromium on a profile of its own: where the checks of one
-/// feature start. The server and the profile live as long as it.
-struct Served {
-    base: String,
-    browser: Browser,
-    _server: bookbuild::ServerHandle,
-    _profile: tempfile::TempDir,
-}
-
-fn served() -> Served {
-    served_from(built())
-}
-
-/// The book, built once per run: two builds at once into one folder would trip over each other.
-fn built() -> &'static std::path::Path {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| bookbuild::build(&workspace_root()).unwrap_or_else(|e| panic!("{e:#}")))
-}
-
-/// [`served`], from the built book in `out`.
-fn served_from(out: &std::path::Path) -> Served {
-    chromium();
-    let (base, server) = bookbuild::serve_in_background(out).unwrap();
-    let profile = tempfile::tempdir().unwrap();
-    let browser = launch(profile.path().to_path_buf());
-    Served { base, browser, _server: server, _profile: profile }
-}
-
-/// Waits until the `data-state` of the element with id `id` is one of `states` (or `limit` has
-/// passed); returns it ("" while there is no such element).
-fn wait_for_state(tab: &Tab, id: &str, states: &[&str], limit: Duration) -> String {
-    let js = format!(
-        "JSON.stringify((document.getElementById('{id}') || {{dataset: {{}}}}).dataset.state || '')"
-    );
-    let start = Instant::now();
-    loop {
-        let state = eval_json(tab, &js).as_str().unwrap_or("").to_string();
-        if states.contains(&state.as_str()) || start.elapsed() > limit {
-            return state;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// A new tab of `browser` on `url`, loaded and settled.
-fn open(browser: &Browser, url: &str) -> Arc<Tab> {
-    let tab = browser.new_tab().expect("new tab");
-    tab.set_default_timeout(Duration::from_secs(60));
-    tab.navigate_to(url)
-        .and_then(|t| t.wait_until_navigated())
-        .unwrap_or_else(|e| panic!("{url}: {e:#}"));
-    settle(&tab);
-    tab
-}
-
-#[test]
-#[ignore = "needs chromium and all-MiniLM-L6-v2's files (cargo xtask models, then cargo xtask wasm)"]
-fn asking_the_book_in_chromium_equals_native() {
-    let book = served();
-    let (problems, table) = ask::check_ask(&book.browser, &book.base);
-    let shots = workspace_root().join("target").join("book-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    std::fs::write(shots.join("ask.md"), &table).unwrap();
-    eprintln!("{table}");
-    assert!(
-        problems.is_empty(),
-        "{} problem(s) asking the book:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
-}
-
-#[test]
-#[ignore = "needs chromium (sudo apt-get install chromium) and the module (cargo xtask wasm)"]
-fn the_vector_paths_in_chromium_equal_native() {
-    let book = served();
-    let tab = open(&book.browser, &format!("{}08-efficient.html", book.base));
-    let (problems, table) = lanes::check_lanes(&tab);
-    eprintln!("{table}");
-    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
-}
-
-#[test]
-#[ignore = "needs chromium and SmolLM2's file (cargo xtask models, then cargo xtask wasm)"]
-fn chatting_in_chromium_equals_native() {
-    let book = served();
-    let url = format!("{}11-real-llm.html", book.base);
-    let tab = open(&book.browser, &url);
-    let (mut problems, table) = chat::check_chat(&tab);
-    problems.extend(chat::chat_screenshots(&book.browser, &tab, &url));
-    let shots = workspace_root().join("target").join("book-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    std::fs::write(shots.join("chat.md"), &table).unwrap();
-    eprintln!("{table}");
-    assert!(
-        problems.is_empty(),
-        "{} problem(s) chatting:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
-}
-
-#[test]
-#[ignore = "needs chromium (sudo apt-get install chromium) and the module (cargo xtask wasm)"]
-fn without_the_models_each_box_says_how_to_get_them() {
-    let copy = tempfile::tempdir().unwrap();
-    absent::copy_without_models(built(), copy.path());
-    let book = served_from(copy.path());
-    let problems = absent::check_absent(&book.browser, &book.base);
-    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
 }

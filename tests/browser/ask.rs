@@ -118,7 +118,7 @@ pub fn check_ask(browser: &headless_chrome::Browser, base: &str) -> (Vec<String>
         return (problems, String::new());
     }
     let mut table = format!(
-        "Measured by `browser::asking_the_book_in_chromium_equals_native` on {}, headless \
+        "Measured by `browser::models::asking_the_book_in_chromium_equals_native` on {}, headless \
          chromium, the book served from 127.0.0.1; a question's time in the page (the worker's \
          WebAssembly, SIMD128) and natively (the same code, this CPU's widest path).\n\n\
          | question | page (ms) | native (ms) | same five paragraphs | largest cosine difference |\n\

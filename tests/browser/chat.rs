@@ -99,7 +99,7 @@ pub fn check_chat(tab: &Tab) -> (Vec<String>, String) {
     let load =
         eval_json(tab, "JSON.stringify(document.getElementById('ch11-chat').dataset.loadMs)");
     let mut table = format!(
-        "Measured by `browser::chatting_in_chromium_equals_native` on {}, headless chromium, \
+        "Measured by `browser::models::chatting_in_chromium_equals_native` on {}, headless chromium, \
          the book served from 127.0.0.1; the reply's decode speed in the page (the worker's \
          WebAssembly, one thread, SIMD128) and natively on one thread (the `chat` example's \
          `reply`, this CPU's widest path).\n\n\
