@@ -7,7 +7,8 @@
 //! gets wrong, goes to `target/book-screenshots/09-capstone-explorer.png`.
 //!
 //! "Ask the book" has its own check (`ask`): the model in the page's worker ranks as natively;
-//! so has chapter 11's chat (`chat`): the page's replies have the `chat` example's token ids.
+//! so has chapter 11's chat (`chat`): the page's replies have the `chat` example's token ids; and
+//! chapter 13's Whisper (`hear`): the page's transcripts and word times are the native ones.
 //!
 //! Ignored by default because it needs chromium:
 //! `cargo test -p workspace-checks --test checks browser:: -- --ignored`
@@ -27,6 +28,7 @@ mod absent;
 mod ask;
 mod chat;
 mod explorer;
+mod hear;
 mod lanes;
 mod models;
 mod screenshot;

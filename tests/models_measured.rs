@@ -1,13 +1,14 @@
 //! The committed measurements of the models the pages run (`web-models/measured/`: what the
-//! browser check wrote in its last recorded run, `target/book-screenshots/ask.md` and `chat.md`):
-//! each names its machine, every answer was the native one, and the figures chapters 11 and 12
-//! quote are recomputed from the tables here and found in their pages.
+//! browser check wrote in its last recorded run, `target/book-screenshots/ask.md`, `chat.md` and
+//! `hear.md`): each names its machine, every answer was the native one, and the figures chapters
+//! 11, 12 and 13 quote are recomputed from the tables here and found in their pages.
 
 use std::fs;
 use workspace_tools::workspace_root;
 
 const ASK: &str = "web-models/measured/ask.md";
 const CHAT: &str = "web-models/measured/chat.md";
+const HEAR: &str = "web-models/measured/hear.md";
 
 /// A committed table's text, its first line checked to name the machine, and its rows' cells.
 fn table(path: &str) -> (String, Vec<Vec<String>>) {
@@ -20,7 +21,8 @@ fn table(path: &str) -> (String, Vec<Vec<String>>) {
     let rows = text
         .lines()
         .filter(|l| {
-            l.starts_with("| ") && !l.starts_with("| question |") && !l.starts_with("| message |")
+            l.starts_with("| ")
+                && !["| question |", "| message |", "| clip |"].iter().any(|h| l.starts_with(h))
         })
         .map(|l| l.trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
         .collect();
@@ -84,4 +86,58 @@ fn chatting_as_measured_is_what_chapter_11_says() {
          times the native decode path on one thread"
     );
     assert!(page("11-real-llm.md").contains(&said), "chapter 11 should say: {said}");
+}
+
+/// The median of a cell written `median (fastest–slowest)`.
+fn median(cell: &str) -> f64 {
+    cell.split(' ').next().unwrap().parse().expect(cell)
+}
+
+/// The milliseconds of each "in N ms" of `line`.
+fn milliseconds(line: &str) -> Vec<f64> {
+    line.split(" in ").skip(1).map(|p| p.split(' ').next().unwrap().parse().unwrap()).collect()
+}
+
+#[test]
+fn hearing_as_measured_is_what_chapter_13_says() {
+    let (text, rows) = table(HEAR);
+    assert_eq!(rows.len(), 5, "the five clips");
+    for r in &rows {
+        assert_eq!(r[3], "yes", "clip {}: the page wrote other tokens than native", r[0]);
+        let words = r[5].parse::<f64>().expect("every word compared");
+        assert!(words <= 0.02 + 1e-9, "clip {}: word times {words} s apart", r[0]);
+    }
+    let in_page: Vec<f64> = rows.iter().map(|r| median(&r[6])).collect();
+    let ratios: Vec<f64> = rows.iter().map(|r| median(&r[6]) / median(&r[7])).collect();
+    let lowest = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let five = rows.iter().find(|r| r[0] == "0890").expect("clip 0890");
+    let load = text.lines().find(|l| l.starts_with("The model's files")).expect("the load line");
+    let ms = milliseconds(load);
+    let said = format!(
+        "a clip took {:.1} to {:.1} s in the page from its samples to its transcript and word \
+         times, {:.1} to {:.1} times the native fast path on one thread; clip 0890, {} s of \
+         speech, took {:.1} s. The model loaded in {:.1} s from the server and {:.1} s from the \
+         browser's cache",
+        lowest(&in_page) / 1e3,
+        highest(&in_page) / 1e3,
+        lowest(&ratios),
+        highest(&ratios),
+        five[1],
+        median(&five[6]) / 1e3,
+        ms[0] / 1e3,
+        ms[1] / 1e3
+    );
+    assert!(page("13-real-whisper.md").contains(&said), "chapter 13 should say: {said}");
+    // the goal: a 5-second clip in 2 seconds
+    let seconds = median(&five[6]) / 1e3;
+    let goal = match seconds <= 2.0 {
+        true => "a 5-second clip in 2 seconds, about as long as a reader waits on a button, and it is met".to_string(),
+        false => format!(
+            "a 5-second clip in 2 seconds, about as long as a reader waits on a button, and it is \
+             missed, by {:.1} s",
+            seconds - 2.0
+        ),
+    };
+    assert!(page("13-real-whisper.md").contains(&goal), "chapter 13 should say: {goal}");
 }

@@ -23,6 +23,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod clock;
 pub mod damage;
 pub mod error;
 pub mod fit;

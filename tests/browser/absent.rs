@@ -9,7 +9,7 @@ use headless_chrome::Browser;
 use super::{eval_json, open, wait_for_state};
 
 /// The folders of the models' files in the built book.
-const MODEL_FOLDERS: [&str; 2] = ["web/ask", "web/chat"];
+const MODEL_FOLDERS: [&str; 3] = ["web/ask", "web/chat", "web/hear"];
 
 /// Copies the built book in `from` to `to`, without the models' folders.
 pub fn copy_without_models(from: &Path, to: &Path) {
@@ -40,6 +40,7 @@ pub fn check_absent(browser: &Browser, base: &str) -> Vec<String> {
     let cases = [
         ("introduction.html", "ask-panel", Some("ask-toggle"), ".ask-status"),
         ("11-real-llm.html", "ch11-chat", None, ".chat-status"),
+        ("13-real-whisper.html", "ch13-hear", None, ".chat-status"),
     ];
     for (page, id, toggle, status) in cases {
         let tab = open(browser, &format!("{base}{page}"));

@@ -1,5 +1,6 @@
 //! The published models in the pages, in Chromium: the book served once per run, and the checks
-//! of "ask the book", chapter 11's chat, the vector paths and the book without the models.
+//! of "ask the book", chapter 11's chat, chapter 13's Whisper, the vector paths and the book
+//! without the models.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::time::{Duration, Instant};
 use headless_chrome::{Browser, Tab};
 use workspace_tools::workspace_root;
 
-use super::{absent, ask, chat, chromium, eval_json, lanes, launch, settle};
+use super::{absent, ask, chat, chromium, eval_json, hear, lanes, launch, settle};
 
 /// The book built and served, and chromium on a profile of its own: where the checks of one
 /// feature start. The server and the profile live as long as it.
@@ -110,6 +111,23 @@ fn chatting_in_chromium_equals_native() {
         problems.len(),
         problems.join("\n")
     );
+}
+
+#[test]
+#[ignore = "needs chromium and Whisper tiny.en's files (cargo xtask models, then cargo xtask wasm)"]
+fn hearing_in_chromium_equals_native() {
+    let book = served();
+    let url = format!("{}13-real-whisper.html", book.base);
+    let tab = open(&book.browser, &url);
+    let (mut problems, mut table) = hear::check_hear(&tab);
+    let (more, cached) = hear::hear_screenshots(&book.browser, &tab, &url);
+    problems.extend(more);
+    table += &format!(" and from the browser's cache in {cached}.\n");
+    let shots = workspace_root().join("target").join("book-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("hear.md"), &table).unwrap();
+    eprintln!("{table}");
+    assert!(problems.is_empty(), "{} problem(s) hearing:\n{}", problems.len(), problems.join("\n"));
 }
 
 #[test]

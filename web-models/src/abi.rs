@@ -11,11 +11,13 @@ use std::cell::RefCell;
 use attention_web::abi::{call, load, with_model};
 use ch08_efficient::fast::Isa;
 
-use crate::{ch11, ch12, lanes};
+use crate::{ch11, ch12, ch13, lanes};
 
 thread_local! {
     static CH11: RefCell<Option<ch11::Chatter>> = const { RefCell::new(None) };
     static CH12: RefCell<Option<ch12::Asker>> = const { RefCell::new(None) };
+    static CH13: RefCell<Option<ch13::Hearer>> = const { RefCell::new(None) };
+    static OPENED: RefCell<Option<Vec<f32>>> = const { RefCell::new(None) };
 }
 
 /// SmolLM2-135M-Instruct from the byte buffer, its GGUF file ([`ch11::Chatter::from_bytes`]).
@@ -47,6 +49,48 @@ pub extern "C" fn ch12_load() -> u32 {
 #[no_mangle]
 pub extern "C" fn ch12_ask() -> u32 {
     with_model(&CH12, ch12::Asker::ask)
+}
+
+/// Whisper tiny.en from the byte buffer, a bundle of [`ch13::FILES`] ([`ch13::Hearer::from_bytes`]).
+#[no_mangle]
+pub extern "C" fn ch13_load() -> u32 {
+    load(&CH13, ch13::Hearer::from_bytes)
+}
+
+/// [`ch13::Hearer::hear`]: the input is the rate, then the samples.
+#[no_mangle]
+pub extern "C" fn ch13_hear() -> u32 {
+    with_model(&CH13, ch13::Hearer::hear)
+}
+
+/// [`ch13::Hearer::result`]: the transcript, the words and the path, as JSON in code points.
+#[no_mangle]
+pub extern "C" fn ch13_result() -> u32 {
+    with_model(&CH13, ch13::Hearer::result)
+}
+
+/// [`ch13::Hearer::matrix`]: the alignment matrix.
+#[no_mangle]
+pub extern "C" fn ch13_matrix() -> u32 {
+    with_model(&CH13, ch13::Hearer::matrix)
+}
+
+/// [`ch13::Hearer::spectrogram`]: the log-mel spectrogram of what was heard.
+#[no_mangle]
+pub extern "C" fn ch13_spectrogram() -> u32 {
+    with_model(&CH13, ch13::Hearer::spectrogram)
+}
+
+/// A WAV file from the byte buffer, read ([`ch13::open_wav`]) and kept for [`ch13_opened`].
+#[no_mangle]
+pub extern "C" fn ch13_open() -> u32 {
+    load(&OPENED, ch13::open_wav)
+}
+
+/// The samples of the file [`ch13_open`] read.
+#[no_mangle]
+pub extern "C" fn ch13_opened() -> u32 {
+    with_model(&OPENED, |samples, _| Ok(samples.clone()))
 }
 
 /// [`lanes::run`]: work `work` ([`lanes::Work::numbered`]) on path `path` (its place in

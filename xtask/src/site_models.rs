@@ -4,7 +4,9 @@
 //!
 //! * [`ASK`]: "ask the book" on every page: the book's index (every paragraph embedded natively,
 //!   by chapter 12's `web_index` example) and all-MiniLM-L6-v2's files;
-//! * [`CHAT`]: chapter 11's chat: SmolLM2-135M-Instruct's GGUF file.
+//! * [`CHAT`]: chapter 11's chat: SmolLM2-135M-Instruct's GGUF file;
+//! * [`HEAR`]: chapter 13's Whisper: tiny.en's files that the page's module reads, and the
+//!   chapter's five clips (committed, in `chapters/13-real-whisper/audio/`).
 //!
 //! Each folder has a `files.json` listing the files the page fetches, with their sizes, so that the
 //! page can say how much it will load before it does.
@@ -18,6 +20,11 @@ use workspace_tools::models::{models_dir, Model, Status, MODELS};
 pub const ASK: &str = "book/src/web/ask";
 /// Where chapter 11's page finds the chat model's file (git-ignored).
 pub const CHAT: &str = "book/src/web/chat";
+
+/// Where chapter 13's page finds Whisper's files and the clips (git-ignored).
+pub const HEAR: &str = "book/src/web/hear";
+/// The files of Whisper tiny.en the page's module reads (`web-models/src/ch13.rs`'s `FILES`).
+const HEAR_FILES: [&str; 3] = ["model.bin", "config.json", "tokenizer.json"];
 
 /// Publishes what the pages need of each model in the cache, or removes a stale copy.
 pub fn publish(root: &Path) -> Result<()> {
@@ -36,7 +43,37 @@ pub fn publish(root: &Path) -> Result<()> {
         std::fs::write(chat.join("files.json"), list.to_string())?;
         println!("chat: SmolLM2-135M-Instruct's file published in {CHAT}");
     }
+    let hear = root.join(HEAR);
+    if present("whisper-tiny-en", &hear)? {
+        let model = pinned("whisper-tiny-en");
+        let mut listed = Vec::new();
+        for name in HEAR_FILES {
+            let size = copy_if_changed(&model.path(name), &hear.join(name))?;
+            listed.push(serde_json::json!([name, size]));
+        }
+        let audio = root.join("chapters/13-real-whisper/audio");
+        let mut clips = Vec::new();
+        for clip in ch13_clips(&audio)? {
+            copy_if_changed(&audio.join(&clip), &hear.join("clips").join(&clip))?;
+            clips.push(clip);
+        }
+        let list =
+            serde_json::json!({ "model": "Whisper tiny.en", "files": listed, "clips": clips });
+        std::fs::write(hear.join("files.json"), list.to_string())?;
+        println!("hear: Whisper tiny.en's files and {} clips published in {HEAR}", clips.len());
+    }
     Ok(())
+}
+
+/// The chapter's clips: the WAV files of its `audio/` folder, by name.
+fn ch13_clips(audio: &Path) -> Result<Vec<String>, anyhow::Error> {
+    let mut clips: Vec<String> = std::fs::read_dir(audio)
+        .with_context(|| format!("{}", audio.display()))?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".wav"))
+        .collect();
+    clips.sort();
+    Ok(clips)
 }
 
 fn pinned(id: &str) -> Model {

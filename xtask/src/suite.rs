@@ -64,7 +64,10 @@ pub fn test(root: &Path) -> Result<()> {
         // the features of the step before, so nothing is rebuilt; every binary runs even after
         // one fails (`--no-fail-fast`), so one failure hides no other
         let ignored = ["--ignored", "--skip", "training::", "--skip", "full_run::"];
-        cargo(root, &[&MODEL_TESTS[..], &ignored].concat())
+        let chapters = cargo(root, &[&MODEL_TESTS[..], &ignored].concat());
+        // and the page's Whisper natively: the models' module on the bundle the page sends
+        let module = ["test", "--workspace", "--lib", "--", "--ignored", "the_module_hears_a_clip"];
+        chapters.and(cargo(root, &module))
     })?;
     step("committed readings on the narrower instruction sets (ATTENTION_ISA)", &|| {
         narrower_instruction_sets(root)

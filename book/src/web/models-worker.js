@@ -1,16 +1,18 @@
 // The published models, off the page's thread: this worker holds the models' WebAssembly module
 // (`attention_web_models.wasm`, built from `web-models/`: chapters 11 and 12's code, apart from
 // the widgets' module) with the model it was asked for loaded in it, so that the page never
-// freezes while 90 MB load or a reply is written.
+// freezes while 90 MB load, a reply is written or a recording transcribed.
 //
-// Messages in:  {type: "load", model: "ask" | "chat"}, {type: "ask", question},
-//               {type: "chat", message, topK, temperature, seed, max}
+// Messages in:  {type: "load", model: "ask" | "chat" | "hear"}, {type: "ask", question},
+//               {type: "chat", message, topK, temperature, seed, max},
+//               {type: "open", bytes} (a WAV file), {type: "hear", rate, samples}
 // Messages out: {type: "progress", loaded, total}, {type: "loaded", ms, bytes, cached},
 //               {type: "answer", hits: [[paragraph, cosine], ...], ms},
 //               {type: "prompt", tokens, ms}, {type: "token", id, text},
-//               {type: "replied", ids, ms}, {type: "error", message}
+//               {type: "replied", ids, ms}, {type: "opened", samples},
+//               {type: "heard", ms, seconds, result, matrix, mel, melMs}, {type: "error", message}
 //
-// A model's files come from `ask/` or `chat/` beside this script (`files.json` there lists them
+// A model's files come from `ask/`, `chat/` or `hear/` beside this script (`files.json` there lists them
 // with their sizes) and are kept in the browser's Cache Storage, so a later visit loads them
 // without the network.
 "use strict";
@@ -21,6 +23,7 @@ const CACHE = "attention-in-rust-models-v1";
 const MODELS = {
   ask: { dir: "ask/", loader: "ch12_load", bundle: true },
   chat: { dir: "chat/", loader: "ch11_load", bundle: false },
+  hear: { dir: "hear/", loader: "ch13_load", bundle: true },
 };
 let module = null;
 
@@ -128,6 +131,29 @@ function chat({ message, topK, temperature, seed, max }) {
   self.postMessage({ type: "replied", ids, ms: performance.now() - start });
 }
 
+// A WAV file's samples, read by chapter 13's reader; the page then hears them as a recording.
+function open(bytes) {
+  module.load("ch13_open", new Uint8Array(bytes));
+  self.postMessage({ type: "opened", samples: new Float32Array(module.call("ch13_opened", [])) });
+}
+
+// A recording heard: resampled to 16 kHz, transcribed, each word timed (one call, the time the page
+// reports), then what the page draws.
+function hear({ rate, samples }) {
+  const values = new Float32Array(samples.length + 1);
+  values[0] = rate;
+  values.set(samples, 1);
+  const start = performance.now();
+  const [seconds] = module.call("ch13_hear", values);
+  const ms = performance.now() - start;
+  const result = JSON.parse(String.fromCodePoint(...module.call("ch13_result", [])));
+  const matrix = module.call("ch13_matrix", []);
+  const melStart = performance.now();
+  const [frames, ...mel] = module.call("ch13_spectrogram", []);
+  const melMs = performance.now() - melStart;
+  self.postMessage({ type: "heard", ms, seconds, result, matrix, frames, mel, melMs });
+}
+
 self.onmessage = async ({ data }) => {
   try {
     if (data.type === "load") {
@@ -138,6 +164,10 @@ self.onmessage = async ({ data }) => {
       ask(data.question);
     } else if (data.type === "chat") {
       chat(data);
+    } else if (data.type === "open") {
+      open(data.bytes);
+    } else if (data.type === "hear") {
+      hear(data);
     }
   } catch (err) {
     self.postMessage({ type: "error", message: String(err.message || err) });

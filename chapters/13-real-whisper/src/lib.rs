@@ -7,6 +7,7 @@
 //! chapter 10's KV cache and chapter 11's byte-level BPE.
 //!
 //! * [`wav`]: 16 kHz mono 16-bit WAV files, read and checked;
+//! * [`recording`]: a recording at another rate resampled to 16 kHz, and checked;
 //! * [`mel`]: the log-mel spectrogram, from scratch;
 //! * [`ct2`]: CTranslate2's model file, bounded against hostile input;
 //! * [`model`]: [`Whisper`]: the encoder, the decoder, the weights;
@@ -21,11 +22,14 @@ pub mod config;
 pub mod ct2;
 pub mod decode;
 pub mod fast;
+#[cfg(not(target_arch = "wasm32"))]
+// figures are drawn natively; `web-models/` builds without plotting
 pub mod figures;
 pub mod files;
 pub mod heads;
 pub mod mel;
 pub mod model;
+pub mod recording;
 pub mod speed;
 pub mod speed_table;
 pub mod timing;

@@ -1,9 +1,8 @@
 //! What a transcription costs on the fast path, stage by stage: the spectrogram, the encoder, the
 //! cross-attention's keys and values, and the decoding.
 
-use std::time::Instant;
-
 use serde::Serialize;
+use support::clock::{now, seconds_since};
 
 use crate::config::WhisperConfig;
 use crate::decode::greedy_loop;
@@ -43,8 +42,9 @@ impl Stages {
 pub type FastRun = (Vec<u32>, Vec<f32>, usize);
 
 /// Transcribes `samples` on the fast path `fast`, decoding with Whisper's rules (`specials`,
-/// `config`), timing each stage. [`Transcriber::timed_fast`](crate::Transcriber::timed_fast) calls
-/// it with a transcriber's parts.
+/// `config`), timing each stage where there is a clock (in a page's WebAssembly every stage reads
+/// 0, and the page times its call itself).
+/// [`Transcriber::timed_fast`](crate::Transcriber::timed_fast) calls it with a transcriber's parts.
 pub fn timed_fast(
     fast: &FastWhisper,
     specials: Specials,
@@ -52,17 +52,17 @@ pub fn timed_fast(
     samples: &[f32],
     padding: Padding,
 ) -> Result<(FastRun, Stages), String> {
-    let clock = Instant::now();
+    let clock = now();
     let (mel, speech_frames) = mel::spectrogram(samples, padding)?;
-    let spectrogram = clock.elapsed().as_secs_f64();
-    let clock = Instant::now();
+    let spectrogram = seconds_since(clock);
+    let clock = now();
     let audio = fast.encode(&mel);
-    let encoder = clock.elapsed().as_secs_f64();
-    let clock = Instant::now();
+    let encoder = seconds_since(clock);
+    let clock = now();
     let mut decoding = fast.start(&audio);
-    let cross = clock.elapsed().as_secs_f64();
-    let clock = Instant::now();
+    let cross = seconds_since(clock);
+    let clock = now();
     let (_, tokens) = greedy_loop(specials, config, |ids| decoding.step(ids));
-    let decoding = clock.elapsed().as_secs_f64();
+    let decoding = seconds_since(clock);
     Ok(((tokens, audio, speech_frames), Stages { spectrogram, encoder, cross, decoding }))
 }

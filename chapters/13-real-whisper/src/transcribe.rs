@@ -11,8 +11,8 @@ use crate::mel::{spectrogram, Padding};
 use crate::model::decoder::Hidden;
 use crate::model::Whisper;
 use crate::speed::{timed_fast, FastRun, Stages};
-use crate::timing::{alignment_matrix, dtw, word_times, Word};
-use crate::tokenizer::WhisperTokenizer;
+use crate::timing::{align, Alignment, Word};
+use crate::tokenizer::{Specials, WhisperTokenizer};
 
 /// Whisper tiny.en with its tokenizer and configuration.
 #[derive(Clone, Debug)]
@@ -111,12 +111,7 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     /// [`text_rows`] (from `<|notimestamps|>`'s to the last token's) predict the transcript and
     /// its end.
     pub fn cross_attention(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
-        let s = self.tokenizer.specials;
-        let forced: Vec<u32> = [s.start, s.no_timestamps]
-            .into_iter()
-            .chain(t.tokens.iter().copied())
-            .chain([s.end])
-            .collect();
+        let forced = forced(self.tokenizer.specials, &t.tokens);
         let (_, weights) = self.model.decode_all(&forced, &t.audio);
         let (rows, positions) = (forced.len(), t.audio.shape().1);
         let heads = (weights.iter())
@@ -147,13 +142,47 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     // ANCHOR: words
     pub fn words(&self, t: &Transcript<Dev>) -> Vec<Word> {
         let (heads, rows, positions) = self.alignment_weights(t);
-        let frames = t.speech_frames / 2; // the second convolution halves the frames
-        let text = text_rows(rows);
-        let matrix = alignment_matrix(&heads, rows, positions, frames, text.clone());
-        let path = dtw(&matrix, text.len(), frames);
-        word_times(&self.tokenizer, &t.tokens, &path, t.speech_frames as f64 / 100.0)
+        align(&self.tokenizer, &t.tokens, &heads, (rows, positions), t.speech_frames).words
     }
     // ANCHOR_END: words
+
+    /// The same alignment on the fast path ([`fast_alignment`]), from the transcript's tokens and
+    /// what the encoder heard.
+    pub fn alignment_fast(&self, t: &Transcript<Dev>) -> Alignment {
+        let audio = t.audio.as_vec();
+        fast_alignment(
+            &self.fast,
+            &self.tokenizer,
+            &self.config,
+            &t.tokens,
+            &audio,
+            t.speech_frames,
+        )
+    }
+}
+
+/// Each word's times on the fast path: the forced sequence read in one
+/// [`step_watching`](crate::fast::FastDecoding::step_watching) that keeps the alignment heads'
+/// weights, then [`align`]. `audio` is the encoder's output (`1500 × 384`).
+// ANCHOR: fast_alignment
+pub fn fast_alignment(
+    fast: &FastWhisper,
+    tokenizer: &WhisperTokenizer,
+    config: &WhisperConfig,
+    tokens: &[u32],
+    audio: &[f32],
+    speech_frames: usize,
+) -> Alignment {
+    let forced = forced(tokenizer.specials, tokens);
+    let (_, heads) = fast.start(audio).step_watching(&forced, &config.alignment_heads);
+    align(tokenizer, tokens, &heads, (forced.len(), audio.len() / WIDTH), speech_frames)
+}
+// ANCHOR_END: fast_alignment
+
+/// The sequence the decoder reads again to align a transcript: `<|startoftranscript|>`
+/// `<|notimestamps|>`, the transcript's tokens, `<|endoftext|>`.
+pub fn forced(s: Specials, tokens: &[u32]) -> Vec<u32> {
+    [s.start, s.no_timestamps].into_iter().chain(tokens.iter().copied()).chain([s.end]).collect()
 }
 
 /// The rows of [`Transcriber::cross_attention`]'s `rows` that predict the transcript's tokens and

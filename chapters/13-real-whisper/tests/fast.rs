@@ -2,6 +2,7 @@
 
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::mel::{log_mel, Padding};
+use ch13_real_whisper::timing::align;
 
 use crate::real_model::{references, transcriber};
 use support::max_abs_diff;
@@ -44,4 +45,34 @@ fn the_fast_path_gives_the_books_numbers() {
     println!("largest differences from the book's path: encoder {encoder:e}, logits {logits:e}");
     let encoder_tolerance = if support::ON_GPU { 2e-3 } else { 1e-3 };
     assert!(encoder <= encoder_tolerance && logits <= 5e-4, "{encoder} {logits}");
+}
+
+/// On every clip, the alignment on the fast path (the alignment heads' weights kept by
+/// `step_watching` while the forced sequence is read in one step) against the book's path
+/// (`decode_all`'s weights of every head): the alignment matrices within 1e-3 and the same path,
+/// so the same word times; the page's Whisper times words this way.
+#[test]
+#[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
+fn the_fast_alignment_gives_the_books_word_times() {
+    let t = transcriber();
+    let mut matrix = 0.0f32;
+    for clip in CLIPS {
+        let heard = t.transcribe_fast(&clip.samples(), Padding::Zeros).unwrap();
+        let fast = t.alignment_fast(&heard);
+        let (heads, rows, positions) = t.alignment_weights(&heard);
+        let book =
+            align(&t.tokenizer, &heard.tokens, &heads, (rows, positions), heard.speech_frames);
+        assert_eq!(
+            (fast.frames, fast.rows()),
+            (heard.speech_frames / 2, rows - 2),
+            "{}",
+            clip.file
+        );
+        matrix = matrix.max(max_abs_diff(&fast.matrix, &book.matrix));
+        assert_eq!(fast.path, book.path, "{}", clip.file);
+        assert_eq!(fast.words, book.words, "{}", clip.file);
+        assert_eq!(book.words, t.words(&heard), "{}", clip.file);
+    }
+    println!("largest difference between the alignment matrices: {matrix:e}");
+    assert!(matrix <= 1e-3, "{matrix}");
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use ch08_efficient::fast::Isa;
 use ch10_language_models::Rope;
+use support::clock::now;
 
 use super::attention::attend_token;
 use super::cache::{Cache, Policy};
@@ -87,11 +88,6 @@ impl Clock {
             self.0 = Some(now);
         }
     }
-}
-
-/// Now, where there is a clock.
-fn now() -> Option<Instant> {
-    (!cfg!(target_arch = "wasm32")).then(Instant::now)
 }
 
 /// Which positions' logits a pass returns.

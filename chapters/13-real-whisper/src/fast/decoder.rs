@@ -1,6 +1,7 @@
 //! The decoder on slices, one step at a time.
 
 use ch08_efficient::fast::tiled_on;
+use ch08_efficient::heads::{dot, softmax_in_place};
 use ch08_efficient::{Full, Heads, TILES};
 use ch12_real_bert::fast::linear::Then;
 use ch12_real_bert::fast::ops::{merge_heads, split_heads};
@@ -51,6 +52,21 @@ fn attend_cached(q: &[f32], keys: &[f32], values: &[f32]) -> Vec<f32> {
     out
 }
 
+/// Head `h`'s attention weights of the queries `q` over the keys `k` (both split into heads): a
+/// row per query, each a softmax over every key, as the tiled kernel weighs them.
+fn head_weights(q: &Heads, k: &Heads, h: usize) -> Vec<f32> {
+    let scale = 1.0 / (q.d as f32).sqrt();
+    let mut out = Vec::with_capacity(q.n * k.n);
+    for i in 0..q.n {
+        let qi = &q.data[(h * q.n + i) * q.d..][..q.d];
+        let mut row: Vec<f32> =
+            (0..k.n).map(|j| dot(qi, &k.data[(h * k.n + j) * k.d..][..k.d]) * scale).collect();
+        softmax_in_place(&mut row);
+        out.extend(row);
+    }
+    out
+}
+
 impl FastWhisper {
     /// A decoding over `audio` (the encoder's output, `1500 × 384`): the cross-attention keys
     /// and values of every block, projected once.
@@ -80,9 +96,24 @@ impl FastDecoding<'_> {
     ///
     /// # Panics
     /// Past the decoder's 448 positions.
-    // ANCHOR: fast_step
     pub fn step(&mut self, ids: &[u32]) -> Vec<f32> {
+        self.step_watching(ids, &[]).0
+    }
+
+    /// [`step`](Self::step), also giving the cross-attention weights of the heads in `watched`
+    /// (`(layer, head)`, both counted from 0), in that order: each `ids.len()` rows, one per
+    /// token read, over the encoder's positions (what [`Whisper::decode_all`] keeps of every
+    /// head, for the alignment heads alone).
+    ///
+    /// [`Whisper::decode_all`]: crate::Whisper::decode_all
+    // ANCHOR: fast_step
+    pub fn step_watching(
+        &mut self,
+        ids: &[u32],
+        watched: &[(usize, usize)],
+    ) -> (Vec<f32>, Vec<Vec<f32>>) {
         let m = self.model;
+        let mut weights = vec![Vec::new(); watched.len()];
         let (start, n) = (self.len(), ids.len());
         assert!(start + n <= TEXT_POSITIONS, "Whisper's decoder has {TEXT_POSITIONS} positions");
         let mut x: Vec<f32> = (ids.iter().enumerate())
@@ -106,6 +137,9 @@ impl FastDecoding<'_> {
             let (k, v) = &self.cross[l];
             let mut context = Vec::with_capacity(n * WIDTH);
             let q = split_heads(&q, 1, 0, HEADS, HEAD_DIM);
+            for (w, &(_, h)) in weights.iter_mut().zip(watched).filter(|(_, p)| p.0 == l) {
+                *w = head_weights(&q, k, h);
+            }
             merge_heads(&tiled_on(m.isa, &q, k, v, &Full, TILES), &mut context);
             add(&mut x, &layer.cross_out.forward(&context, Then::Nothing));
             let hidden = layer.ffn1.forward(&normed(&x, &layer.norm3), Then::Gelu);
@@ -116,7 +150,7 @@ impl FastDecoding<'_> {
             m.logits.par_iter().map(|p| p.forward(&last, Then::Nothing)).collect();
         let mut logits = parts.concat();
         logits.truncate(VOCAB);
-        logits
+        (logits, weights)
     }
     // ANCHOR_END: fast_step
 }

@@ -28,6 +28,47 @@ pub mod words;
 pub use dtw::dtw;
 pub use words::{split_words, word_times, Word};
 
+use crate::tokenizer::WhisperTokenizer;
+use crate::transcribe::text_rows;
+
+/// What the alignment heads give a transcript: the matrix, the path through it, the words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alignment {
+    /// [`alignment_matrix`]: a row per token of the transcript and one for its end, `frames`
+    /// columns
+    pub matrix: Vec<f32>,
+    /// encoder positions (20 ms each) that heard speech
+    pub frames: usize,
+    /// [`dtw`]'s `(row, frame)` cells
+    pub path: Vec<(usize, usize)>,
+    pub words: Vec<Word>,
+}
+
+impl Alignment {
+    /// The matrix's rows.
+    pub fn rows(&self) -> usize {
+        self.matrix.len() / self.frames.max(1)
+    }
+}
+
+/// Steps 3 to 5 for the transcript `tokens`: `heads` are the alignment heads' weights over the
+/// forced sequence (`rows` rows of `positions` each) and `speech_frames` the 10 ms frames that
+/// held speech.
+pub fn align(
+    tokenizer: &WhisperTokenizer,
+    tokens: &[u32],
+    heads: &[Vec<f32>],
+    (rows, positions): (usize, usize),
+    speech_frames: usize,
+) -> Alignment {
+    let frames = speech_frames / 2; // the second convolution halves the frames
+    let text = text_rows(rows);
+    let matrix = alignment_matrix(heads, rows, positions, frames, text.clone());
+    let path = dtw(&matrix, text.len(), frames);
+    let words = word_times(tokenizer, tokens, &path, speech_frames as f64 / 100.0);
+    Alignment { matrix, frames, path, words }
+}
+
 /// Encoder positions per second: 3,000 frames of 10 ms, halved by the second convolution.
 pub const POSITIONS_PER_SECOND: f64 = 50.0;
 /// The width of the median filter over frames.
