@@ -9,25 +9,17 @@
 // `data-ask-ms` its times, for the browser check.
 (function () {
   "use strict";
+  const { web, el, megabytes, listing, load: loadModel, loadedLine, whenReady } =
+    window.AttentionModels;
   const root = typeof path_to_root === "string" ? path_to_root : "";
-  const web = root + "web/";
   let worker = null;
   let index = null; // book-index.json: the paragraphs, and the words that find each in its page
   let panel, input, askButton, loadButton, status, list;
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    node.append(...children);
-    return node;
-  }
 
   function say(state, text) {
     panel.dataset.state = state;
     status.textContent = text;
   }
-
-  const megabytes = (bytes) => (bytes / 1e6).toFixed(1) + " MB";
 
   function build() {
     input = el("input", { type: "search", placeholder: "Ask the book, in your own words",
@@ -65,10 +57,8 @@
   function open() {
     if (opened) return opened;
     say("checking", "");
-    opened = fetch(web + "ask/files.json")
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then(async ({ model, files }) => {
-        const total = files.reduce((n, [, size]) => n + size, 0);
+    opened = listing("ask")
+      .then(async ({ model, total }) => {
         loadButton.textContent = "Load " + model + " (" + megabytes(total) + ")";
         loadButton.hidden = false;
         say("idle", "Questions are answered in this page by " + model + " (chapter 12), run " +
@@ -93,27 +83,17 @@
     if (loading) return loading;
     loadButton.disabled = true;
     say("loading", "Loading the model ...");
-    worker = new Worker(web + "models-worker.js");
     loading = Promise.all([
-      new Promise((resolve, reject) => {
-        worker.onmessage = ({ data }) => {
-          if (data.type === "progress") {
-            status.textContent = "Loading the model: " + megabytes(data.loaded) + " of " +
-              megabytes(data.total);
-          } else if (data.type === "loaded") resolve(data);
-          else if (data.type === "error") reject(new Error(data.message));
-        };
-        worker.postMessage({ type: "load", model: "ask" });
-      }),
+      loadModel("ask", (text) => say("loading", text)),
       fetch(web + "ask/book-index.json").then((r) => r.json()),
     ])
-      .then(([loaded, manifest]) => {
+      .then(([{ worker: loadedWorker, loaded }, manifest]) => {
+        worker = loadedWorker;
         index = manifest;
         panel.dataset.loadMs = loaded.ms.toFixed(0);
         panel.dataset.cached = String(loaded.cached);
         loadButton.hidden = true;
-        say("loaded", "Loaded in " + (loaded.ms / 1000).toFixed(1) + " s" +
-          (loaded.cached ? " from your browser's cache." : "."));
+        say("loaded", loadedLine(loaded));
         worker.onmessage = answered;
       })
       .catch((err) => {
@@ -160,14 +140,5 @@
       el("p", {}, shown));
   }
 
-  function start() {
-    if (typeof Worker !== "function" || typeof WebAssembly !== "object") return;
-    build();
-  }
-
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
-    start();
-  }
+  whenReady(build);
 })();

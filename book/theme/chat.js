@@ -9,17 +9,7 @@
 // browser check.
 (function () {
   "use strict";
-  const root = typeof path_to_root === "string" ? path_to_root : "";
-  const web = root + "web/";
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    node.append(...children);
-    return node;
-  }
-
-  const megabytes = (bytes) => (bytes / 1e6).toFixed(1) + " MB";
+  const { el, megabytes, offer, mountOn } = window.AttentionModels;
 
   function mount(box) {
     const status = el("p", { class: "chat-status" });
@@ -54,42 +44,21 @@
     };
     let worker = null;
 
-    fetch(web + "chat/files.json")
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then(({ model, files }) => {
-        const total = files.reduce((n, [, size]) => n + size, 0);
-        loadButton.textContent = "Load " + model + " (" + megabytes(total) + ")";
-        say("idle", "The replies are written in this page by the chapter's decode path, in " +
-          "WebAssembly: " + megabytes(total) + " of model, loaded once and kept by your browser.");
-      })
-      .catch(() => {
-        loadButton.disabled = true;
-        say("absent", "Chatting here needs SmolLM2's file beside the book, and this copy was " +
-          "built without it: run `cargo xtask models`, then `cargo xtask serve`.");
-      });
-
-    loadButton.addEventListener("click", () => {
-      loadButton.disabled = true;
-      say("loading", "Loading the model ...");
-      worker = new Worker(web + "models-worker.js");
-      worker.onmessage = ({ data }) => {
-        if (data.type === "progress") {
-          status.textContent = "Loading the model: " + megabytes(data.loaded) + " of " +
-            megabytes(data.total);
-        } else if (data.type === "loaded") {
-          box.dataset.loadMs = data.ms.toFixed(0);
-          box.dataset.cached = String(data.cached);
-          loadButton.hidden = true;
-          send.disabled = false;
-          say("loaded", "Loaded in " + (data.ms / 1000).toFixed(1) + " s" +
-            (data.cached ? " from your browser's cache." : "."));
-          worker.onmessage = replying;
-        } else if (data.type === "error") {
-          loadButton.disabled = false;
-          say("error", "The model did not load: " + data.message);
-        }
-      };
-      worker.postMessage({ type: "load", model: "chat" });
+    offer(box, {
+      folder: "chat",
+      model: "chat",
+      loadButton,
+      say,
+      idle: ({ total }) => "The replies are written in this page by the chapter's decode path, " +
+        "in WebAssembly: " + megabytes(total) + " of model, loaded once and " +
+        "kept by your browser.",
+      absent: "Chatting here needs SmolLM2's file beside the book, and this copy was built " +
+        "without it: run `cargo xtask models`, then `cargo xtask serve`.",
+      ready: (loaded) => {
+        worker = loaded;
+        worker.onmessage = replying;
+        send.disabled = false;
+      },
     });
 
     let written = "";
@@ -135,14 +104,5 @@
     });
   }
 
-  function start() {
-    const box = document.getElementById("ch11-chat");
-    if (box && typeof Worker === "function" && typeof WebAssembly === "object") mount(box);
-  }
-
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
-    start();
-  }
+  mountOn("ch11-chat", mount);
 })();

@@ -13,18 +13,8 @@
 // last transcript, for the browser check.
 (function () {
   "use strict";
-  const root = typeof path_to_root === "string" ? path_to_root : "";
-  const web = root + "web/";
+  const { web, el, megabytes, offer, mountOn } = window.AttentionModels;
   const MAX_SECONDS = 30;
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    node.append(...children);
-    return node;
-  }
-
-  const megabytes = (bytes) => (bytes / 1e6).toFixed(1) + " MB";
 
   // A colour from dark blue through red to yellow for `t` in [0, 1].
   function colour(t) {
@@ -140,27 +130,29 @@
       status.textContent = text;
     };
     let worker = null;
-    let listed = null;
-
-    fetch(web + "hear/files.json")
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then((list) => {
-        listed = list;
-        const total = list.files.reduce((n, [, size]) => n + size, 0);
-        loadButton.textContent = "Load " + list.model + " (" + megabytes(total) + ")";
-        list.clips.forEach((name) =>
-          clip.append(el("option", { value: name }, "clip " + name.slice(-8, -4))));
-        say("idle", "The transcript is written in this page by the chapter's fast path, in " +
-          "WebAssembly: " + megabytes(total) + " of model, loaded once and kept by your browser.");
-      })
-      .catch(() => {
-        loadButton.disabled = true;
-        say("absent", "Hearing here needs Whisper tiny.en's files beside the book, and this copy " +
-          "was built without them: run `cargo xtask models`, then `cargo xtask serve`.");
-      });
-
     const controls = [hearClip, recordButton, file];
     const busy = (yes) => controls.forEach((c) => (c.disabled = yes));
+
+    offer(box, {
+      folder: "hear",
+      model: "hear",
+      loadButton,
+      say,
+      idle: (list) => {
+        list.clips.forEach((name) =>
+          clip.append(el("option", { value: name }, "clip " + name.slice(-8, -4))));
+        return "The transcript is written in this page by the chapter's fast path, in " +
+          "WebAssembly: " + megabytes(list.total) + " of model, loaded once and kept by your " +
+          "browser.";
+      },
+      absent: "Hearing here needs Whisper tiny.en's files beside the book, and this copy was " +
+        "built without them: run `cargo xtask models`, then `cargo xtask serve`.",
+      ready: (loaded) => {
+        worker = loaded;
+        worker.onmessage = answer;
+        busy(false);
+      },
+    });
 
     // The recording path: samples of one channel at `rate`, to the worker.
     box.hearRecording = (samples, rate) => {
@@ -199,30 +191,6 @@
         say("error", data.message);
       }
     }
-
-    loadButton.addEventListener("click", () => {
-      loadButton.disabled = true;
-      say("loading", "Loading the model ...");
-      worker = new Worker(web + "models-worker.js");
-      worker.onmessage = ({ data }) => {
-        if (data.type === "progress") {
-          status.textContent = "Loading the model: " + megabytes(data.loaded) + " of " +
-            megabytes(data.total);
-        } else if (data.type === "loaded") {
-          box.dataset.loadMs = data.ms.toFixed(0);
-          box.dataset.cached = String(data.cached);
-          loadButton.hidden = true;
-          busy(false);
-          say("loaded", "Loaded in " + (data.ms / 1000).toFixed(1) + " s" +
-            (data.cached ? " from your browser's cache." : "."));
-          worker.onmessage = answer;
-        } else if (data.type === "error") {
-          loadButton.disabled = false;
-          say("error", "The model did not load: " + data.message);
-        }
-      };
-      worker.postMessage({ type: "load", model: "hear" });
-    });
 
     const openBytes = (bytes) => {
       busy(true);
@@ -294,14 +262,5 @@
     });
   }
 
-  function start() {
-    const box = document.getElementById("ch13-hear");
-    if (box && typeof Worker === "function" && typeof WebAssembly === "object") mount(box);
-  }
-
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
-    start();
-  }
+  mountOn("ch13-hear", mount);
 })();

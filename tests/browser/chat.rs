@@ -15,7 +15,6 @@ use serde_json::Value;
 
 use super::eval_json;
 use super::screenshot::element_screenshot;
-use super::widgets::emulate_phone;
 
 /// Tokens per reply: the parity test's 64.
 pub const TOKENS: usize = 64;
@@ -168,28 +167,8 @@ pub fn chat_screenshots(browser: &headless_chrome::Browser, tab: &Tab, url: &str
     std::fs::create_dir_all(&shots).unwrap();
     send(tab, "What is the capital of France?", Choice::GREEDY, 16);
     std::fs::write(shots.join("chat.png"), element_screenshot(tab, "#ch11-chat")).unwrap();
-    let phone = browser.new_tab().expect("new tab");
-    phone.set_default_timeout(Duration::from_secs(60));
-    emulate_phone(&phone);
-    phone.navigate_to(url).and_then(|t| t.wait_until_navigated()).expect("page");
-    super::settle(&phone);
-    let mut problems = Vec::new();
-    wait_for(&phone, &["idle", "absent"], Duration::from_secs(20));
-    eval_json(&phone, "document.querySelector('#ch11-chat > button').click(), '\"\"'");
-    let state = wait_for(&phone, &["loaded", "error"], Duration::from_secs(180));
-    let cached =
-        eval_json(&phone, "JSON.stringify(document.getElementById('ch11-chat').dataset.cached)");
-    if state != "loaded" || cached != "true" {
-        problems.push(format!("on a phone, a second visit: {state}, from the cache: {cached}"));
-    }
+    let (phone, _, mut problems) = super::models::phone_visit(browser, url, "ch11-chat");
     send(&phone, "What is the capital of France?", Choice::GREEDY, 16);
-    let overflow = eval_json(
-        &phone,
-        "JSON.stringify(document.getElementById('ch11-chat').getBoundingClientRect().right - document.documentElement.clientWidth)",
-    );
-    if overflow.as_f64().unwrap_or(1.0) > 0.0 {
-        problems.push(format!("the chat box reaches {overflow} pixels past a phone's screen"));
-    }
-    std::fs::write(shots.join("chat-phone.png"), element_screenshot(&phone, "#ch11-chat")).unwrap();
+    problems.extend(super::models::phone_fits(&phone, "ch11-chat", "chat-phone.png"));
     problems
 }

@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use super::eval_json;
 use super::screenshot::element_screenshot;
-use super::widgets::emulate_phone;
 
 /// How far a word time in the page may be from the native one: one encoder position.
 const WORD_TIME: f64 = 0.02;
@@ -246,30 +245,8 @@ pub fn hear_screenshots(
     std::fs::create_dir_all(&shots).unwrap();
     hear_clip(tab, CLIPS[1].file);
     std::fs::write(shots.join("hear.png"), element_screenshot(tab, "#ch13-hear")).unwrap();
-    let phone = browser.new_tab().expect("new tab");
-    phone.set_default_timeout(Duration::from_secs(60));
-    emulate_phone(&phone);
-    phone.navigate_to(url).and_then(|t| t.wait_until_navigated()).expect("page");
-    super::settle(&phone);
-    let mut problems = Vec::new();
-    wait_for(&phone, &["idle", "absent"], Duration::from_secs(20));
-    eval_json(&phone, "document.querySelector('#ch13-hear > button').click(), '\"\"'");
-    let state = wait_for(&phone, &["loaded", "error"], Duration::from_secs(180));
-    let cached =
-        eval_json(&phone, "JSON.stringify(document.getElementById('ch13-hear').dataset.cached)");
-    if state != "loaded" || cached != "true" {
-        problems.push(format!("on a phone, a second visit: {state}, from the cache: {cached}"));
-    }
-    let load =
-        eval_json(&phone, "JSON.stringify(document.getElementById('ch13-hear').dataset.loadMs)");
+    let (phone, load, mut problems) = super::models::phone_visit(browser, url, "ch13-hear");
     hear_clip(&phone, CLIPS[1].file);
-    let overflow = eval_json(
-        &phone,
-        "JSON.stringify(document.getElementById('ch13-hear').getBoundingClientRect().right - document.documentElement.clientWidth)",
-    );
-    if overflow.as_f64().unwrap_or(1.0) > 0.0 {
-        problems.push(format!("the box reaches {overflow} pixels past a phone's screen"));
-    }
-    std::fs::write(shots.join("hear-phone.png"), element_screenshot(&phone, "#ch13-hear")).unwrap();
-    (problems, format!("{} ms", load.as_str().unwrap_or("?")))
+    problems.extend(super::models::phone_fits(&phone, "ch13-hear", "hear-phone.png"));
+    (problems, format!("{load} ms"))
 }

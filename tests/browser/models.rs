@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 use headless_chrome::{Browser, Tab};
 use workspace_tools::workspace_root;
 
+use super::screenshot::element_screenshot;
+use super::widgets::emulate_phone;
 use super::{absent, ask, chat, chromium, eval_json, hear, lanes, launch, settle};
 
 /// The book built and served, and chromium on a profile of its own: where the checks of one
@@ -64,6 +66,46 @@ pub fn open(browser: &Browser, url: &str) -> Arc<Tab> {
         .unwrap_or_else(|e| panic!("{url}: {e:#}"));
     settle(&tab);
     tab
+}
+
+/// A second visit on a phone's screen: a new tab of `browser` at a phone's width on `url`, the
+/// model of the box with id `id` loaded again by its button. Returns the tab, the load time the
+/// box recorded (ms), and what is wrong: a failed load, or one not from the browser's cache.
+pub fn phone_visit(browser: &Browser, url: &str, id: &str) -> (Arc<Tab>, String, Vec<String>) {
+    let phone = browser.new_tab().expect("new tab");
+    phone.set_default_timeout(Duration::from_secs(60));
+    emulate_phone(&phone);
+    phone.navigate_to(url).and_then(|t| t.wait_until_navigated()).expect("page");
+    settle(&phone);
+    let mut problems = Vec::new();
+    wait_for_state(&phone, id, &["idle", "absent"], Duration::from_secs(20));
+    eval_json(&phone, &format!("document.querySelector('#{id} > button').click(), '\"\"'"));
+    let state = wait_for_state(&phone, id, &["loaded", "error"], Duration::from_secs(180));
+    let data = |key: &str| {
+        eval_json(&phone, &format!("JSON.stringify(document.getElementById('{id}').dataset.{key})"))
+    };
+    let cached = data("cached");
+    if state != "loaded" || cached != "true" {
+        problems.push(format!("on a phone, a second visit: {state}, from the cache: {cached}"));
+    }
+    let load = data("loadMs").as_str().unwrap_or("?").to_string();
+    (phone, load, problems)
+}
+
+/// The box with id `id` on the phone's screen saved as `target/book-screenshots/<shot>`; a
+/// problem where it reaches past the screen's right edge.
+pub fn phone_fits(phone: &Tab, id: &str, shot: &str) -> Option<String> {
+    let overflow = eval_json(
+        phone,
+        &format!(
+            "JSON.stringify(document.getElementById('{id}').getBoundingClientRect().right - document.documentElement.clientWidth)"
+        ),
+    );
+    let shots = workspace_root().join("target/book-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join(shot), element_screenshot(phone, &format!("#{id}"))).unwrap();
+    (overflow.as_f64().unwrap_or(1.0) > 0.0)
+        .then(|| format!("the box #{id} reaches {overflow} pixels past a phone's screen"))
 }
 
 #[test]
