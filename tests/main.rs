@@ -6,6 +6,7 @@
 //!
 //! * `book`: the book's sources are valid and it renders offline.
 //! * `browser`: the rendered book in chromium, every page, with screenshots (ignored).
+//! * `compare_scripts`: the speed comparisons' Python finds the examples where cargo builds them.
 //! * `doctest_codes`: every `compile_fail` doctest names its error code.
 //! * `example_args`: every example reads its arguments through `support::cli`, and refuses one that
 //!   is not UTF-8 in one line with exit status 2.
@@ -31,6 +32,7 @@
 
 mod book;
 mod browser;
+mod compare_scripts;
 mod doctest_codes;
 mod example_args;
 mod examples_named;

@@ -64,12 +64,18 @@ def thread_env(threads=THREADS, **more):
     return dict(os.environ, RAYON_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads), **more)
 
 
+def target_dir():
+    """Where cargo puts what it builds: `CARGO_TARGET_DIR` where it is set (relative to the
+    workspace, as cargo reads it), else the workspace's `target/`."""
+    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+
+
 def example(package, name):
     """The chapter's timing example, built in release mode: the command that runs one round of
     it and prints JSON."""
     subprocess.run(["cargo", "build", "--release", "-q", "-p", package, "--example", name],
                    check=True, cwd=ROOT)
-    return [str(ROOT / "target" / "release" / "examples" / name), "--json"]
+    return [str(target_dir() / "release" / "examples" / name), "--json"]
 
 
 def run_json(command, env=None):

@@ -2,7 +2,8 @@
 quantized blocks and in float32, each also with its software prefetch off), chapter 10's model,
 Hugging Face transformers (PyTorch eager, float32, the file dequantized) and llama.cpp
 (llama-cpp-python, the file as stored), on the same 32-token prompt and 64 greedy tokens, 2 threads
-each. Rounds alternate between the programs; every round of each is kept, and the table shows the
+each; then the prefill of two longer prompts (the first 256 and 1,024 tokens of chapter 10's text),
+this chapter's quantized path and llama.cpp on the same ids. Rounds alternate between the programs; every round of each is kept, and the table shows the
 best, the median and the spread. llama.cpp runs with its defaults, as a user would; where they
 fail (its extra buffer types crashed on one Intel Xeon), it runs again with them off, and the file
 records which configuration ran and why. The profile of a decode step is a separate pass run after
@@ -75,6 +76,7 @@ def main():
     args = speed_run.arguments(rounds=7, least=1, trial_path=False)
     speed_run.require_model(MODEL)
     ours = speed_run.example("ch11-real-llm", "speed")
+    ours_prompts = speed_run.example("ch11-real-llm", "prompt_speed")
     env = speed_run.thread_env()
     env.pop("ATTENTION_PREFETCH", None)
     no_prefetch = dict(env, ATTENTION_PREFETCH="0")
@@ -82,6 +84,7 @@ def main():
     rounds = {}
     readers = {}
     configuration = [None, None]
+    prompts = {}  # the longer prompts' rounds, by their length
 
     def one_round(r):
         result = speed_run.run_json(ours, env)
@@ -95,6 +98,17 @@ def main():
             speed_run.run_json([torch_python, str(HERE / "hf_round.py"), *command], env))
         rounds.setdefault("llama.cpp", []).append(
             llama_cpp_round([llama_python, str(HERE / "llama_cpp_round.py"), *command], env, configuration))
+        # the longer prompts' prefill, this chapter's and llama.cpp's (in the configuration the
+        # round above ran), on the same ids
+        long = speed_run.run_json(ours_prompts, env)
+        theirs = speed_run.run_json(
+            [llama_python, str(HERE / "llama_cpp_prompts.py"), str(MODEL),
+             json.dumps([p["ids"] for p in long["prompts"]]), str(THREADS), configuration[0]], env)
+        for mine, other in zip(long["prompts"], theirs["prompts"]):
+            assert mine["tokens"] == other["tokens"]
+            entry = prompts.setdefault(mine["tokens"], {"quantized": [], "llama.cpp": []})
+            entry["quantized"].append(mine)
+            entry["llama.cpp"].append(other)
         # the decode path again without its software prefetch, to measure what the prefetch brings
         unfetched = speed_run.run_json(ours, no_prefetch)
         assert unfetched["prefetch_bytes"] == 0, "ATTENTION_PREFETCH=0 was not taken"
@@ -132,6 +146,14 @@ def main():
         read_bandwidth_bytes_per_s=max(readers.values()),
         # each reader's best over the rounds; the bandwidth above is the best of them
         bandwidth_readers=[{"reader": k, "bytes_per_s": v} for k, v in readers.items()],
+        prompts=[{
+            "tokens": n,
+            "rounds": {name: [round(x["tokens_per_s"], 3) for x in runs] for name, runs in entry.items()},
+            # the greedy token each predicts next, and whether every round predicted it
+            "next": {name: runs[0]["next"] for name, runs in entry.items()},
+            "next_equal_every_round": all(x["next"] == runs[0]["next"]
+                                          for runs in entry.values() for x in runs),
+        } for n, entry in sorted(prompts.items())],
     )
     out = speed_run.write(record, HERE.parent, args)
     for row in rows:

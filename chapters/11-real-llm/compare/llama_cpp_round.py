@@ -8,28 +8,13 @@ import sys
 import time
 from importlib.metadata import version
 
-import llama_cpp.llama_cpp as low
 import numpy as np
+
+from llama_cpp_configured import configured
 
 path, ids, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 configuration = sys.argv[5] if len(sys.argv) > 5 else "defaults"
-if configuration not in ("defaults", "no-extra-buffer-types"):
-    sys.exit(f"configuration {configuration!r} is not defaults or no-extra-buffer-types")
-
-if configuration == "no-extra-buffer-types":
-    # llama.cpp's "extra buffer types" (weights repacked for AMX and other kernels), on by
-    # default, turned off: on a CPU that reports AMX, its AMX product crashed (a segmentation
-    # fault in ggml_backend_amx_mul_mat) on one Intel Xeon. The plain CPU kernels run instead.
-    _defaults = low.llama_model_default_params
-
-    def _without_extra_buffers():
-        params = _defaults()
-        params.use_extra_bufts = False
-        return params
-
-    low.llama_model_default_params = _without_extra_buffers
-
-from llama_cpp import Llama  # noqa: E402  (after the change above, which it reads at load)
+Llama, low = configured(configuration)
 
 llm = Llama(model_path=path, n_threads=threads, n_threads_batch=threads, n_ctx=256,
             n_batch=len(ids), verbose=False)

@@ -61,6 +61,20 @@ fn time(prompt: &[usize], mut step: impl FnMut(&[usize]) -> Vec<f32>) -> Round {
     }
 }
 
+/// The longer prompts timed apart, in tokens: the first tokens of chapter 10's text
+/// ([`crate::streaming::text_ids`]).
+pub const LONG_PROMPTS: [usize; 2] = [256, 1024];
+
+/// One long prompt run at once on the decode path, into a fresh cache: tokens per second, and
+/// the greedy token it predicts next.
+pub fn prompt_round(model: &Decoder, prompt: &[usize]) -> (f64, usize) {
+    let mut cache = model.new_cache(Policy::Full { capacity: prompt.len() + 1 });
+    let start = Instant::now();
+    let logits = model.forward(prompt, &mut cache, Keep::Last);
+    let rate = prompt.len() as f64 / start.elapsed().as_secs_f64();
+    (rate, support::argmax(&logits))
+}
+
 /// One generation on the decode path.
 pub fn decoder_round(model: &Decoder, prompt: &[usize]) -> Round {
     let mut cache = model.new_cache(Policy::Full { capacity: prompt.len() + NEW_TOKENS });

@@ -3,6 +3,7 @@
 //! 8's instruction sets; long caches share the heads among the threads.
 #![allow(unsafe_code)] // the loops run through chapter 8's `Isa::run`, which needs the CPU checked
 
+use ch08_efficient::fast::kernel::{exp_and_sum, row_max};
 use ch08_efficient::fast::lanes::Lanes;
 use ch08_efficient::fast::{Isa, OnPath};
 use rayon::prelude::*;
@@ -63,12 +64,8 @@ impl OnPath for OneHead<'_> {
             let key = &self.keys[j * kv_width + self.kv_head * d..][..d];
             scores.push(dot_f32::<L>(self.query, key) * scale);
         }
-        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut total = 0f32;
-        for score in &mut scores {
-            *score = (*score - max).exp();
-            total += *score;
-        }
+        let max = row_max::<L>(&scores);
+        let total = exp_and_sum::<L>(&mut scores, max); // chapter 8's vector `exp`
         self.out.fill(0.0);
         for (j, &w) in scores.iter().enumerate() {
             let (value, w) = (&self.values[j * kv_width + self.kv_head * d..][..d], w / total);
@@ -78,3 +75,25 @@ impl OnPath for OneHead<'_> {
         }
     }
 }
+
+// ANCHOR: attend_prompt
+/// Several new tokens at once (a prompt) whose slots hold positions `0..start + n` in order:
+/// each token's heads over the slots up to its own, as [`attend_token`] computes them, the
+/// tokens shared among the threads. `queries` and `out` hold `n × heads·head_dim`.
+pub fn attend_prompt(
+    isa: Isa,
+    s: Sizes,
+    queries: &[f32],
+    (keys, values): (&[f32], &[f32]),
+    start: usize,
+    out: &mut [f32],
+) {
+    let (width, kv_width) = (s.heads * s.head_dim, s.kv_heads * s.head_dim);
+    let token = |(t, out): (usize, &mut [f32])| {
+        let seen = (start + t + 1) * kv_width;
+        let query = &queries[t * width..][..width];
+        attend_token(isa, s, query, &keys[..seen], &values[..seen], out);
+    };
+    out.par_chunks_mut(width).enumerate().for_each(token);
+}
+// ANCHOR_END: attend_prompt

@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use ch08_efficient::fast::kernel::{pack_keys, scores};
 use ch08_efficient::fast::lanes::Lanes;
 use ch08_efficient::fast::{Isa, OnPath};
 use rayon::prelude::*;
@@ -95,74 +96,149 @@ impl Matrix {
     /// `xs` holds `n` tokens of `cols` values; returns their `n × rows` outputs. The rows are
     /// shared among the threads; each weight is read once for all `n` tokens.
     pub fn apply(&self, isa: Isa, xs: &[f32], n: usize) -> Vec<f32> {
-        assert_eq!(xs.len(), n * self.cols, "{n} tokens of {} values", self.cols);
-        let x_sums: Vec<f32> = xs.chunks(BLOCK).map(|b| b.iter().sum()).collect();
-        let tasks: Vec<Range<usize>> = (0..self.rows)
-            .step_by(ROWS_PER_TASK)
-            .map(|r| r..(r + ROWS_PER_TASK).min(self.rows))
-            .collect();
-        let parts: Vec<Vec<f32>> = tasks
-            .into_par_iter()
-            .map(|rows| isa.run(RowsTimesTokens { m: self, rows, xs, x_sums: &x_sums, n }))
-            .collect();
-        let mut out = vec![0f32; n * self.rows];
-        for (task, part) in parts.iter().enumerate() {
-            let first = task * ROWS_PER_TASK;
-            for (i, row) in part.chunks(n).enumerate() {
-                for (t, &v) in row.iter().enumerate() {
-                    out[t * self.rows + first + i] = v;
-                }
-            }
-        }
+        let [out] = apply_each(isa, [self], xs, n);
         out
     }
     // ANCHOR_END: apply
 }
 
-/// Some rows of a matrix against every token: `rows.len() × n` results, row after row.
+// ANCHOR: apply_each
+/// Matrices of the same width applied to the same `n` tokens in one parallel pass, their rows
+/// shared among the threads together: the threads meet once for all of them (the query, key and
+/// value projections; the gate and up projections), not once per matrix. Returns each matrix's
+/// `n × rows` outputs.
+pub fn apply_each<const K: usize>(
+    isa: Isa,
+    matrices: [&Matrix; K],
+    xs: &[f32],
+    n: usize,
+) -> [Vec<f32>; K] {
+    let cols = matrices[0].cols;
+    for m in matrices {
+        assert_eq!(m.cols, cols, "matrices applied together share their width");
+    }
+    assert_eq!(xs.len(), n * cols, "{n} tokens of {cols} values");
+    let x_sums: Vec<f32> = xs.chunks(BLOCK).map(|b| b.iter().sum()).collect();
+    // several tokens: packed once, in panels of 2W tokens, as chapter 8 packs keys
+    let nr = 2 * isa.lanes();
+    let mut panels = Vec::new();
+    if n > 1 {
+        panels = vec![0f32; n.div_ceil(nr) * nr * cols];
+        pack_keys(&mut panels, xs, cols, nr);
+    }
+    // each matrix's results row after row (`rows × n`), cut into tasks of whole rows
+    let mut results = matrices.map(|m| vec![0f32; m.rows * n]);
+    let mut tasks = Vec::new();
+    for (m, result) in matrices.iter().zip(results.iter_mut()) {
+        // several tokens: three strips of rows a task (36 rows for AVX-512)
+        let per_task = if n > 1 { 3 * isa.strip_rows() } else { rows_per_task(m.rows) };
+        for (t, out) in result.chunks_mut(per_task * n).enumerate() {
+            let rows = t * per_task..t * per_task + out.len() / n;
+            tasks.push(RowsTimesTokens { m, rows, xs, x_sums: &x_sums, panels: &panels, n, out });
+        }
+    }
+    tasks.into_par_iter().for_each(|task| isa.run(task));
+    if n == 1 {
+        return results;
+    }
+    results.map(|by_row| {
+        let rows = by_row.len() / n;
+        let mut by_token = vec![0f32; by_row.len()];
+        for (r, row) in by_row.chunks(n).enumerate() {
+            for (t, &v) in row.iter().enumerate() {
+                by_token[t * rows + r] = v;
+            }
+        }
+        by_token
+    })
+}
+// ANCHOR_END: apply_each
+
+/// Rows per task for a matrix of `rows` rows: about [`ROWS_PER_TASK`], the tasks a multiple of the
+/// threads in number and alike in size, so that no thread waits long for another.
+fn rows_per_task(rows: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let tasks = rows.div_ceil(ROWS_PER_TASK).div_ceil(threads) * threads;
+    rows.div_ceil(tasks).max(1)
+}
+
+/// Some rows of a matrix against every token: `rows.len() × n` results, row after row, into
+/// `out`.
 struct RowsTimesTokens<'a> {
     m: &'a Matrix,
     rows: Range<usize>,
     xs: &'a [f32],
     x_sums: &'a [f32],
+    /// several tokens: `xs` packed in panels of `2W` tokens
+    panels: &'a [f32],
     n: usize,
+    out: &'a mut [f32],
 }
 
 impl OnPath for RowsTimesTokens<'_> {
-    type Output = Vec<f32>;
+    type Output = ();
 
     #[inline(always)]
-    unsafe fn run<L: Lanes, const MR: usize>(self) -> Vec<f32> {
-        let (c, n) = (self.m.cols, self.n);
+    unsafe fn run<L: Lanes, const MR: usize>(self) {
+        if self.n > 1 {
+            return self.blocked::<L, MR>();
+        }
+        // one token: straight from the stored blocks, row after row
+        let (c, xs, sums) = (self.m.cols, self.xs, self.x_sums);
         let blocks = c / BLOCK;
-        let mut out = Vec::with_capacity(self.rows.len() * n);
-        let mut expanded = vec![0f32; c];
-        for r in self.rows {
-            // one token: straight from the blocks; several: expand the row once for them all
-            let w: &[f32] = match &self.m.data {
-                Rows::F32(w) => &w[r * c..(r + 1) * c],
-                Rows::Q4_1(b) if n > 1 => {
-                    kernels::expand_q4_1::<L>(&b[r * blocks * 20..][..blocks * 20], &mut expanded);
-                    &expanded
-                }
-                Rows::Q8_0(b) if n > 1 => {
-                    kernels::expand_q8_0::<L>(&b[r * blocks * 34..][..blocks * 34], &mut expanded);
-                    &expanded
-                }
+        for (r, out) in self.rows.zip(self.out.iter_mut()) {
+            *out = match &self.m.data {
+                Rows::F32(w) => kernels::dot_f32::<L>(&w[r * c..(r + 1) * c], xs),
                 Rows::Q4_1(b) => {
-                    let row = &b[r * blocks * 20..][..blocks * 20];
-                    out.push(kernels::dot_q4_1::<L>(row, self.xs, &self.x_sums[..blocks]));
-                    continue;
+                    kernels::dot_q4_1::<L>(&b[r * blocks * 20..][..blocks * 20], xs, sums)
                 }
-                Rows::Q8_0(b) => {
-                    out.push(kernels::dot_q8_0::<L>(&b[r * blocks * 34..][..blocks * 34], self.xs));
-                    continue;
-                }
+                Rows::Q8_0(b) => kernels::dot_q8_0::<L>(&b[r * blocks * 34..][..blocks * 34], xs),
             };
-            for t in 0..n {
-                out.push(kernels::dot_f32::<L>(w, &self.xs[t * c..(t + 1) * c]));
+        }
+    }
+}
+
+impl RowsTimesTokens<'_> {
+    // ANCHOR: blocked
+    /// Several tokens: chapter 8's score kernel with the weight's rows as the queries and the
+    /// tokens as the keys. A strip of `MR` rows is expanded to `f32` once and multiplied with
+    /// every panel of `2W` packed tokens, the partial sums in registers; each weight is read
+    /// from memory once for all the tokens.
+    ///
+    /// # Safety
+    /// The CPU must have `L`'s instruction set.
+    #[inline(always)]
+    unsafe fn blocked<L: Lanes, const MR: usize>(self) {
+        let (c, n, nr) = (self.m.cols, self.n, 2 * L::W);
+        let blocks = c / BLOCK;
+        let mut rows = vec![0f32; MR * c];
+        let mut strip = [0f32; 16 * 32]; // MR × nr results: MR <= 16, nr <= 32
+        for r0 in self.rows.clone().step_by(MR) {
+            let present = (self.rows.end - r0).min(MR);
+            for (i, row) in rows.chunks_exact_mut(c).take(present).enumerate() {
+                let r = r0 + i;
+                match &self.m.data {
+                    Rows::F32(w) => row.copy_from_slice(&w[r * c..(r + 1) * c]),
+                    Rows::Q4_1(b) => {
+                        kernels::expand_q4_1::<L>(&b[r * blocks * 20..][..blocks * 20], row)
+                    }
+                    Rows::Q8_0(b) => {
+                        kernels::expand_q8_0::<L>(&b[r * blocks * 34..][..blocks * 34], row)
+                    }
+                }
+            }
+            // a short last strip repeats its last row; those results are not kept
+            let ws: [&[f32]; MR] = std::array::from_fn(|i| &rows[i.min(present - 1) * c..][..c]);
+            let first = r0 - self.rows.start;
+            for (p, panel) in self.panels.chunks_exact(c * nr).enumerate() {
+                scores::<L, MR>(&ws, panel, 1.0, &mut strip[..MR * nr], nr);
+                let tokens = (n - p * nr).min(nr);
+                for (i, results) in strip.chunks_exact(nr).take(present).enumerate() {
+                    let out = &mut self.out[(first + i) * n + p * nr..][..tokens];
+                    out.copy_from_slice(&results[..tokens]);
+                }
             }
         }
-        out
     }
+    // ANCHOR_END: blocked
 }

@@ -9,9 +9,9 @@ use ch08_efficient::fast::Isa;
 use ch10_language_models::Rope;
 use support::clock::now;
 
-use super::attention::attend_token;
+use super::attention::{attend_prompt, attend_token};
 use super::cache::{Cache, Policy};
-use super::matrix::Matrix;
+use super::matrix::{apply_each, Matrix};
 use super::sizes::Sizes;
 
 /// One layer's weights: `Llama`'s names in GGUF's spelling.
@@ -151,8 +151,21 @@ impl Decoder {
         self.forward_timed(tokens, cache, keep, &mut Profile::default())
     }
 
-    /// [`Self::forward`], adding the time of each part to `profile`.
+    /// [`Self::forward`], adding the time of each part to `profile`. The pass runs on one of
+    /// rayon's threads, which then shares each product with the others directly; called from
+    /// any other thread, every product would wake that thread and put it back to sleep.
     pub fn forward_timed(
+        &self,
+        tokens: &[usize],
+        cache: &mut Cache,
+        keep: Keep,
+        profile: &mut Profile,
+    ) -> Vec<f32> {
+        rayon::scope(|_| self.pass(tokens, cache, keep, profile))
+    }
+
+    /// The layers, then the logits, of [`Self::forward_timed`].
+    fn pass(
         &self,
         tokens: &[usize],
         cache: &mut Cache,
@@ -170,12 +183,12 @@ impl Decoder {
             })
             .collect();
         let mut clock = Clock::start();
+        let turns = self.rope.tables(start, n, s.head_dim); // the same for every layer
         for (l, layer) in self.layers.iter().enumerate() {
             let h = rms_norm(&x, &layer.attn_norm, self.eps);
-            let (mut q, mut k) = (layer.q.apply(self.isa, &h, n), layer.k.apply(self.isa, &h, n));
-            let v = layer.v.apply(self.isa, &h, n);
+            let [mut q, mut k, v] = apply_each(self.isa, [&layer.q, &layer.k, &layer.v], &h, n);
             clock.lap(&mut profile.qkv);
-            self.turn(&mut q, &mut k, start, n);
+            self.turn(&mut q, &mut k, &turns);
             let mixed = self.attend(l, &q, &k, &v, &slots, start, cache);
             clock.lap(&mut profile.attention);
             for (x, o) in x.iter_mut().zip(layer.o.apply(self.isa, &mixed, n)) {
@@ -183,11 +196,8 @@ impl Decoder {
             }
             clock.lap(&mut profile.out);
             let h = rms_norm(&x, &layer.ffn_norm, self.eps);
-            let up = layer.up.apply(self.isa, &h, n);
-            let gated: Vec<f32> = (layer.gate.apply(self.isa, &h, n).into_iter())
-                .zip(up)
-                .map(|(g, u)| silu(g) * u)
-                .collect();
+            let [gate, up] = apply_each(self.isa, [&layer.gate, &layer.up], &h, n);
+            let gated: Vec<f32> = gate.into_iter().zip(up).map(|(g, u)| silu(g) * u).collect();
             for (x, d) in x.iter_mut().zip(layer.down.apply(self.isa, &gated, n)) {
                 *x += d;
             }
@@ -209,10 +219,9 @@ impl Decoder {
         self.output.as_ref().unwrap_or(&self.embed)
     }
 
-    /// RoPE on every query and key head of `n` tokens from position `start`.
-    fn turn(&self, q: &mut [f32], k: &mut [f32], start: usize, n: usize) {
+    /// RoPE on every query and key head of the pass's tokens, with their `(cos, sin)` tables.
+    fn turn(&self, q: &mut [f32], k: &mut [f32], (cos, sin): &(Vec<f32>, Vec<f32>)) {
         let d = self.sizes.head_dim;
-        let (cos, sin) = self.rope.tables(start, n, d);
         let turn_heads = |xs: &mut [f32], width: usize| {
             for (t, token) in xs.chunks_mut(width).enumerate() {
                 let (cos, sin) = (&cos[t * d..(t + 1) * d], &sin[t * d..(t + 1) * d]);
@@ -247,6 +256,17 @@ impl Decoder {
         let s = self.sizes;
         let kv_width = s.kv_heads * s.head_dim;
         let mut out = vec![0f32; q.len()];
+        if slots.len() > 1 && slots.iter().enumerate().all(|(t, &slot)| slot == start + t) {
+            // a prompt whose slots are its positions: every key and value in, then the tokens
+            // shared among the threads, each seeing the slots up to its own
+            for (t, &slot) in slots.iter().enumerate() {
+                let kv = t * kv_width..(t + 1) * kv_width;
+                cache.write(layer, slot, &k[kv.clone()], &v[kv]);
+            }
+            let seen = cache.layer(layer, start + slots.len());
+            attend_prompt(self.isa, s, q, seen, start, &mut out);
+            return out;
+        }
         for (t, &slot) in slots.iter().enumerate() {
             let kv = t * kv_width..(t + 1) * kv_width;
             cache.write(layer, slot, &k[kv.clone()], &v[kv]);

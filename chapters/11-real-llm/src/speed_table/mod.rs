@@ -13,7 +13,10 @@ use support::rounds::Summary;
 use support::speed::{self, Comparisons, Header, Series, Timed, Timing};
 
 mod profile;
+mod prompts;
 mod table;
+
+pub use prompts::LongPrompt;
 
 /// One part of a decode step, from a profiled pass of its own.
 #[derive(Clone, Debug, Deserialize)]
@@ -101,6 +104,10 @@ pub struct SpeedRun {
     #[serde(default)]
     pub prefetch_bytes: Option<usize>,
     pub programs: Vec<Program>,
+    /// the longer prompts' prefill, this chapter's quantized path and llama.cpp's; not recorded
+    /// in the first files
+    #[serde(default)]
+    pub prompts: Option<Vec<LongPrompt>>,
 }
 
 /// llama.cpp's configuration as a user gets it.
@@ -168,6 +175,9 @@ impl SpeedRun {
             (Some(other), _) => {
                 return Err(format!("llama.cpp's configuration {other:?} is unknown"))
             }
+        }
+        for prompt in self.prompts.iter().flatten() {
+            prompt.check(self.header.rounds)?;
         }
         if let Some(readers) = &self.bandwidth_readers {
             let best = readers.iter().map(|r| r.bytes_per_s).fold(0.0, f64::max);

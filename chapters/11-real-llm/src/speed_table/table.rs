@@ -60,6 +60,9 @@ impl SpeedRun {
         if self.program("quantized").profile_passes.is_none() {
             missing.push("more than one profiled pass");
         }
+        if self.prompts.is_none() {
+            missing.push("the longer prompts");
+        }
         match missing.is_empty() {
             true => String::new(),
             false => format!("\nNot recorded in this run: {}.\n", missing.join(", ")),
@@ -101,7 +104,7 @@ impl SpeedRun {
                 self.decode_median_ratio(name, "transformers"),
             );
         }
-        out + &self.not_recorded()
+        out + &self.prompts_table() + &self.not_recorded()
     }
     // ANCHOR_END: table
 }
