@@ -2,7 +2,7 @@
 //! that hold vector code: the seven of chapter 8's fast kernel (the lane operations and their AVX2,
 //! AVX-512 and WebAssembly SIMD128 forms, the kernel written against them, its stages run one at a time for timing,
 //! and the run-time switch), and the three of chapter 11's decode path that run through the same
-//! switch (the quantized dot products, the matrix products, one token's attention), and chapter
+//! switch (the quantized dot products, the matrix products, attention over the cache), and chapter
 //! 12's linear layer for many tokens, on chapter 8's kernel through the same switch; and the
 //! WebAssembly seams of the book's widgets and models (`web/src/abi.rs`, `web-models/src/abi.rs`),
 //! whose exports need `#[no_mangle]`,
@@ -54,4 +54,24 @@ fn unsafe_code_is_allowed_only_in_the_vector_modules() {
     assert_eq!(allowing, ALLOWED, "the unsafe_code lint is allowed outside the vector modules");
     let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     assert!(toml.contains("unsafe_code = \"deny\""), "the workspace must deny unsafe code");
+}
+
+#[test]
+fn chapter_8_counts_the_files_that_allow_unsafe_code() {
+    // the page says how many files the test allows, in words, and what they are
+    let page = std::fs::read_to_string(workspace_root().join("book/src/08-efficient.md")).unwrap();
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(ALLOWED.len(), 13);
+    let fast = ALLOWED.iter().filter(|f| f.starts_with("chapters/08-efficient/src/fast/")).count();
+    let later = ALLOWED.iter().filter(|f| f.starts_with("chapters/1")).count();
+    let seams = ALLOWED.iter().filter(|f| f.ends_with("/abi.rs")).count();
+    assert_eq!((fast, later, seams), (7, 4, 2));
+    for said in [
+        "denies `unsafe` code everywhere except in thirteen files",
+        "the seven vector modules of `fast/`",
+        "four modules of later chapters",
+        "the WebAssembly seams of the book's widgets and of its models",
+    ] {
+        assert!(page.contains(said), "chapter 8 should say {said:?}");
+    }
 }

@@ -1,6 +1,8 @@
-//! One token's attention over the cache: every query head against the slots in use, query head
-//! `h` reading key/value head `h / group`. The dot products and the weighted sum run on chapter
-//! 8's instruction sets; long caches share the heads among the threads.
+//! Attention over the cache: every query head against the slots in use, query head `h` reading
+//! key/value head `h / group`, on chapter 8's instruction sets. One token ([`attend_token`]): a
+//! dot product per key, then the softmax and the weighted sum ([`mix`]), long caches sharing the
+//! heads among the threads. A prompt ([`attend_prompt`]): the same for each of its tokens, the
+//! tokens shared among the threads.
 #![allow(unsafe_code)] // the loops run through chapter 8's `Isa::run`, which needs the CPU checked
 
 use ch08_efficient::fast::kernel::{exp_and_sum, row_max};
@@ -64,14 +66,48 @@ impl OnPath for OneHead<'_> {
             let key = &self.keys[j * kv_width + self.kv_head * d..][..d];
             scores.push(dot_f32::<L>(self.query, key) * scale);
         }
-        let max = row_max::<L>(&scores);
-        let total = exp_and_sum::<L>(&mut scores, max); // chapter 8's vector `exp`
-        self.out.fill(0.0);
-        for (j, &w) in scores.iter().enumerate() {
-            let (value, w) = (&self.values[j * kv_width + self.kv_head * d..][..d], w / total);
-            for (o, v) in self.out.iter_mut().zip(value) {
-                *o += w * v;
+        mix::<L>(&mut scores, self.values, (kv_width, self.kv_head * d), self.out);
+    }
+}
+
+/// `out` = the rows of `values` (each `width` apart, `at` in) weighted by the softmax of
+/// `scores`: chapter 8's vector `exp`, the weights normalised before they are used, each
+/// product rounded before it is added (no fused multiply-add), key after key.
+///
+/// # Safety
+/// The CPU must have `L`'s instruction set.
+#[inline(always)]
+unsafe fn mix<L: Lanes>(
+    scores: &mut [f32],
+    values: &[f32],
+    (width, at): (usize, usize),
+    out: &mut [f32],
+) {
+    let max = row_max::<L>(scores);
+    let total = exp_and_sum::<L>(scores, max);
+    for w in scores.iter_mut() {
+        *w /= total;
+    }
+    let (d, w) = (out.len(), L::W);
+    if d.is_multiple_of(w) && d / w <= 8 {
+        // the running sums in registers: up to 8 vectors (a head of 128 on AVX-512)
+        let mut acc = [L::splat(0.0); 8];
+        for (j, &weight) in scores.iter().enumerate() {
+            let (value, weight) = (values.as_ptr().add(j * width + at), L::splat(weight));
+            for (k, acc) in acc.iter_mut().take(d / w).enumerate() {
+                *acc = L::add(*acc, L::mul(weight, L::load(value.add(k * w))));
             }
+        }
+        for (k, acc) in acc.iter().take(d / w).enumerate() {
+            L::store(out.as_mut_ptr().add(k * w), *acc);
+        }
+        return;
+    }
+    out.fill(0.0);
+    for (j, &weight) in scores.iter().enumerate() {
+        let value = &values[j * width + at..][..d];
+        for (o, v) in out.iter_mut().zip(value) {
+            *o += weight * v;
         }
     }
 }

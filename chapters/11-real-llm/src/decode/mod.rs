@@ -8,7 +8,8 @@
 //! * [`matrix`]: the weights in their stored form, `f32` or the file's own Q4_1 and Q8_0 blocks,
 //!   each row read once per step and shared among the threads;
 //! * [`kernels`]: the dot products, on chapter 8's run-time choice of instruction set;
-//! * [`attention`]: one token's heads over the cache, on the same instruction sets;
+//! * [`attention`]: one token's heads over the cache, or a prompt's tokens, on the same
+//!   instruction sets;
 //! * [`cache`]: a key/value cache allocated once, with StreamingLLM's policy as an option;
 //! * [`sizes`]: the sizes both need;
 //! * [`model`]: the forward pass, [`load`]: its weights from the file or a chapter 10 model, and
