@@ -15,6 +15,7 @@ mod hf_fixture;
 mod layout;
 mod parity;
 mod real_model;
+mod speed_page;
 mod speed_table;
 mod tokenizer;
 mod worked_examples;

@@ -1,11 +1,10 @@
-//! The committed speed comparison: every run checked, the page's table generated from it, the
-//! ratios the page states recomputed from the rounds (by best and by median), every ratio in the
-//! page's speed section one of the file's, and no bound on the page that the profile contradicts.
+//! The committed speed comparisons: every run checked, the page's tables generated from them, and
+//! what an old run's file does not record said; the page's own sentences are `speed_page`'s.
 
+use ch11_real_llm::speed_table::WITHOUT_PREFETCH;
 use ch11_real_llm::speed_table::{self, LongPrompt, Reader, SpeedRun, DEFAULTS, NO_EXTRA_BUFFERS};
-use ch11_real_llm::{smollm2, speed_table::WITHOUT_PREFETCH};
 
-fn run(name: &str) -> SpeedRun {
+pub fn run(name: &str) -> SpeedRun {
     speed_table::committed()
         .into_iter()
         .find(|(n, _)| n == name)
@@ -13,16 +12,16 @@ fn run(name: &str) -> SpeedRun {
         .1
 }
 
-fn xeon() -> SpeedRun {
+pub fn xeon() -> SpeedRun {
     run("intel-xeon-processor")
 }
 
-fn amd_epyc() -> SpeedRun {
+pub fn amd_epyc() -> SpeedRun {
     run("amd-epyc")
 }
 
 /// The page's section "Speed, side by side", up to the next section.
-fn speed_section() -> String {
+pub fn speed_section() -> String {
     let page = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/11-real-llm.md");
     let page = std::fs::read_to_string(page).expect("the chapter's page");
     let start = page.find("### Speed, side by side").expect("the speed section");
@@ -31,11 +30,11 @@ fn speed_section() -> String {
     rest[..end].to_string()
 }
 
-fn two(x: f64) -> f64 {
+pub fn two(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn one(x: f64) -> f64 {
+pub fn one(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
@@ -160,273 +159,4 @@ fn a_run_with_every_field_shows_them() {
     // a profiled pass of each round, or the file is refused
     run.programs[0].profile_passes = Some(2);
     assert!(run.check().unwrap_err().contains("one pass per round"));
-}
-
-#[test]
-fn the_pages_ratios() {
-    let run = xeon();
-    let best = |a, b| two(run.decode_ratio(a, b));
-    let median = |a, b| two(run.decode_median_ratio(a, b));
-    assert_eq!(
-        (best("quantized", "transformers"), median("quantized", "transformers")),
-        (2.94, 2.75)
-    );
-    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (1.04, 0.91));
-    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (0.83, 0.77));
-    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (1.21, 1.30));
-    assert_eq!(best("llama.cpp", "transformers"), 3.56);
-    // the goal, by best and by median: met by the fastest round only
-    assert!(run.decode_ratio("f32", "transformers") >= 1.0);
-    assert!(run.decode_median_ratio("f32", "transformers") < 1.0);
-    let section = speed_section();
-    assert!(section.contains("this run does not show the goal met in `f32`"));
-    // the rounds' spread
-    let spread = |p: &str| {
-        let d = run.program(p).decode();
-        (one(d.slowest), one(d.best))
-    };
-    assert_eq!((spread("f32"), spread("transformers")), ((24.6, 28.9), (27.0, 27.7)));
-    assert_eq!(run.header.rounds, 3);
-    // what ran: llama-cpp-python's version; this file predates the record of its configuration
-    let llama = run.program("llama.cpp");
-    assert_eq!(llama.versions["llama-cpp-python"], "0.3.36");
-    assert_eq!(llama.configuration, None);
-    assert!(section.contains(
-        "Every llama.cpp ratio of the Xeon run on this page\nis for that configuration, **extra buffer types off**"
-    ));
-    // bytes per token, the bandwidth and what it allows
-    let bytes = |p: &str| run.program(p).weight_bytes_per_token.unwrap() as f64;
-    assert_eq!((bytes("f32"), bytes("quantized")), (537_919_488.0, 96_436_224.0));
-    assert_eq!((bytes("f32") / bytes("quantized") * 10.0).round(), 56.0);
-    let bandwidth = run.read_bandwidth_bytes_per_s;
-    assert_eq!((bandwidth / 1e8).round(), 212.0);
-    assert_eq!((bandwidth / bytes("f32")).round(), 39.0);
-    // the share of the bandwidth each read at its best: transformers on the f32 weights' bytes
-    let share = |p: &str, b: f64| (run.program(p).decode().best * b / bandwidth * 100.0).round();
-    let (f32_bytes, q_bytes) = (bytes("f32"), bytes("quantized"));
-    let shares =
-        (share("f32", f32_bytes), share("transformers", f32_bytes), share("quantized", q_bytes));
-    assert_eq!(shares, (73.0, 70.0, 37.0));
-    let at_that_share = 0.73 * bandwidth / bytes("quantized");
-    assert_eq!((at_that_share / 10.0).round(), 16.0);
-    // the profile: the vocabulary projection the fastest part, the layers' products far below
-    let profile = run.program("quantized").profile.as_ref().unwrap();
-    let rate = |i: usize| one(profile[i].read_rate().unwrap() / 1e9);
-    assert_eq!((rate(4), rate(3), rate(2), rate(0)), (17.5, 8.5, 4.0, 4.9));
-    assert_eq!(profile[4].weight_bytes, 30_081_024);
-    assert_eq!(profile[4].weight_bytes, 49_152 * 576 / 32 * 34);
-    assert_eq!(run.new_tokens - 1, 63);
-    // the f32 vocabulary projection read faster than the one reader of this run
-    assert_eq!(one(run.fastest_part_rate() / 1e9), 22.6);
-    assert!(run.profile_beats_bandwidth());
-    // the greedy tokens: every program of this chapter, and transformers, agree
-    let tokens = &run.program("transformers").tokens;
-    for p in ["quantized", "f32", "chapter 10"] {
-        assert_eq!(&run.program(p).tokens, tokens, "{p}");
-    }
-    // llama.cpp's follow them for 33 tokens
-    let same = tokens.iter().zip(&run.program("llama.cpp").tokens).take_while(|(a, b)| a == b);
-    assert_eq!(same.count(), 33);
-}
-
-#[test]
-fn every_ratio_in_the_speed_section_is_one_of_the_files() {
-    // each "N.NN×" the section states is a ratio of two programs' decode speeds, by their best
-    // rounds or by their medians,
-    // rounds, or this chapter's prefill over llama.cpp's (the 32-token prompt and the longer
-    // ones), in a committed run: none is typed by hand or left stale
-    let runs = speed_table::committed();
-    let mut ratios = Vec::new();
-    for (_, run) in &runs {
-        for a in &run.programs {
-            for b in &run.programs {
-                ratios.push(two(run.decode_ratio(&a.program, &b.program)));
-                ratios.push(two(run.decode_median_ratio(&a.program, &b.program)));
-            }
-        }
-        let (ours, theirs) =
-            (run.program("quantized").prefill(), run.program("llama.cpp").prefill());
-        ratios.extend([two(ours.best / theirs.best), two(ours.median / theirs.median)]);
-        for prompt in run.prompts.iter().flatten() {
-            let (best, median) = prompt.ratios();
-            ratios.extend([two(best), two(median)]);
-        }
-    }
-    let section = speed_section();
-    let mut stated = 0;
-    for (at, _) in section.match_indices('×') {
-        let number: String = section[..at]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if number.is_empty() {
-            continue; // a product sign, as in "Q4_1 × Q8_1"
-        }
-        let x: f64 = number.parse().unwrap();
-        assert!(ratios.contains(&x), "the page's {number}× is no ratio of the committed runs");
-        stated += 1;
-    }
-    assert_eq!(stated, 24);
-}
-
-#[test]
-fn the_pages_ratios_on_the_amd_epyc() {
-    let run = amd_epyc();
-    let header = &run.header;
-    assert_eq!(
-        (header.rounds, header.machine.as_str()),
-        (7, "AMD EPYC, 2 cores (avx2, fma, avx512f)")
-    );
-    let best = |a, b| two(run.decode_ratio(a, b));
-    let median = |a, b| two(run.decode_median_ratio(a, b));
-    assert_eq!(
-        (best("quantized", "transformers"), median("quantized", "transformers")),
-        (8.82, 7.93)
-    );
-    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (2.45, 2.43));
-    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (0.72, 0.78));
-    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (1.39, 1.28));
-    // the goal, by every measure: the f32 path's slowest round beats transformers' fastest
-    let decode = |p: &str| run.program(p).decode();
-    assert_eq!((one(decode("f32").slowest), one(decode("transformers").best)), (36.8, 17.0));
-    assert!(decode("f32").slowest > decode("transformers").best);
-    assert_eq!(one(xeon().program("transformers").decode().best), 27.7);
-    // llama.cpp ran with its defaults, and its greedy tokens follow the others' for 33 tokens
-    let llama = run.program("llama.cpp");
-    assert_eq!(llama.configuration.as_deref(), Some(DEFAULTS));
-    let tokens = &run.program("transformers").tokens;
-    for p in ["quantized", "f32", "chapter 10"] {
-        assert_eq!(&run.program(p).tokens, tokens, "{p}");
-    }
-    let same = tokens.iter().zip(&llama.tokens).take_while(|(a, b)| a == b);
-    assert_eq!(same.count(), 33);
-    // the bandwidth: three readers, the triad the fastest; what it allows, what each used
-    let bandwidth = run.read_bandwidth_bytes_per_s;
-    let readers = run.bandwidth_readers.as_ref().unwrap();
-    assert_eq!(readers.len(), 3);
-    let fastest = readers.iter().max_by(|a, b| a.bytes_per_s.total_cmp(&b.bytes_per_s)).unwrap();
-    assert_eq!((fastest.reader.as_str(), (bandwidth / 1e8).round()), ("STREAM triad", 486.0));
-    let bytes = |p: &str| run.program(p).weight_bytes_per_token.unwrap() as f64;
-    assert_eq!((bandwidth / bytes("f32")).round(), 90.0);
-    let share = |p: &str, b: f64| (decode(p).best * b / bandwidth * 100.0).round();
-    let shares = (
-        share("f32", bytes("f32")),
-        share("transformers", bytes("f32")),
-        share("quantized", bytes("quantized")),
-    );
-    assert_eq!(shares, (46.0, 19.0, 30.0));
-    assert_eq!(share("f32, prefetch off", bytes("f32")), 54.0);
-    assert!(!run.profile_beats_bandwidth());
-    // the profile's read rates
-    let profile = run.program("quantized").profile.as_ref().unwrap();
-    let rate = |i: usize| one(profile[i].read_rate().unwrap() / 1e9);
-    assert_eq!((rate(4), rate(3), rate(2), rate(0)), (26.7, 13.5, 9.1, 13.1));
-    // what the software prefetch brings: the quantized path gains, the f32 path does not
-    assert_eq!(
-        (
-            best("quantized", "quantized, prefetch off"),
-            median("quantized", "quantized, prefetch off")
-        ),
-        (1.12, 1.22)
-    );
-    assert_eq!(
-        (best("f32", "f32, prefetch off"), median("f32", "f32, prefetch off")),
-        (0.86, 0.84)
-    );
-    let off = decode("f32, prefetch off");
-    assert_eq!((one(off.slowest), one(off.best)), (41.4, 48.6));
-    // and it pays in the kernel with more arithmetic per byte: one multiply-add per weight in
-    // both, a Q4_1 weight 20 / 32 = 0.625 bytes against an f32 weight's 4, 6.4 times as many
-    // multiply-adds per byte of weights
-    let (q4_1, f32_weight) = (20.0 / 32.0, std::mem::size_of::<f32>() as f64);
-    assert_eq!((q4_1, f32_weight / q4_1), (0.625, 6.4));
-    let section = speed_section();
-    assert!(section.contains("6.4 times as many multiply-adds per byte of weights"));
-    // across the machines: the f32 path 31 % slower on the Xeon (28.9 tokens/s at best against
-    // 41.6), where transformers is faster (27.7 against 17.0)
-    let f32_best = |run: &SpeedRun| run.program("f32").decode().best;
-    let (xeon_f32, amd_f32) = (f32_best(&xeon()), f32_best(&run));
-    assert_eq!((one(xeon_f32), one(amd_f32)), (28.9, 41.6));
-    assert_eq!((100.0 * (1.0 - xeon_f32 / amd_f32)).round(), 31.0);
-    assert!(section.contains("this path 31 % slower (28.9 tokens/s at best\nagainst 41.6)"));
-    assert!(section.contains("(27.7 tokens/s at best against 17.0)"));
-    // the prompts against llama.cpp: the 32-token one, then the longer ones, by best and median
-    let (ours, theirs) = (run.program("quantized").prefill(), run.program("llama.cpp").prefill());
-    assert_eq!((two(ours.best / theirs.best), two(ours.median / theirs.median)), (1.74, 1.64));
-    let prompt = |n: usize| {
-        let (best, median) = run.prompt(n).ratios();
-        (two(best), two(median))
-    };
-    assert_eq!((prompt(256), prompt(1024)), ((1.57, 1.51), (1.27, 1.29)));
-    // the goal of 1.2 times: met on every prompt, by best and by median
-    for n in ch11_real_llm::speed::LONG_PROMPTS {
-        let (best, median) = run.prompt(n).ratios();
-        assert!(best >= 1.2 && median >= 1.2, "{n}");
-    }
-    assert!(ours.best / theirs.best >= 1.2 && ours.median / theirs.median >= 1.2);
-    assert!(section.contains("the goal of 1.2 times is met on each"));
-    // both predict the same next token after each longer prompt, in every round
-    for n in ch11_real_llm::speed::LONG_PROMPTS {
-        let p = run.prompt(n);
-        assert!(p.next_equal_every_round && p.next["quantized"] == p.next["llama.cpp"], "{n}");
-    }
-}
-
-#[test]
-fn the_summarys_split_of_the_speedup() {
-    // the f32 path is already ahead of transformers on the same bytes; the quantized blocks add
-    // their factor on top, by the best rounds: 2.45 x 3.60 = 8.82 on the AMD EPYC, and
-    // 1.04 x 2.82 = 2.94 on the Xeon
-    let split = |run: &SpeedRun| {
-        (
-            two(run.decode_ratio("f32", "transformers")),
-            two(run.decode_ratio("quantized", "f32")),
-            two(run.decode_ratio("quantized", "transformers")),
-        )
-    };
-    assert_eq!(split(&amd_epyc()), (2.45, 3.60, 8.82));
-    assert_eq!(split(&xeon()), (1.04, 2.82, 2.94));
-    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/src/11-real-llm.md");
-    let page = std::fs::read_to_string(page).expect("the chapter's page");
-    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
-    let summary = &page[page.find("## Summary").expect("the summary")..];
-    for said in [
-        "already 2.45× as fast as transformers on an AMD EPYC (1.04× on an Intel Xeon)",
-        "add 3.60× on top (2.82× on the Xeon), for 8.82× transformers' speed (2.94×)",
-    ] {
-        assert!(summary.contains(said), "the summary should say {said:?}");
-    }
-}
-
-#[test]
-fn the_page_calls_the_bound_an_estimate_where_the_profile_reads_faster() {
-    // a bound drawn from a measured bandwidth holds only if no part of a decode step read its
-    // weights faster than that bandwidth; where one did, the page must call it an estimate
-    let section = speed_section();
-    for (name, run) in speed_table::committed() {
-        if run.profile_beats_bandwidth() {
-            assert!(section.contains("That is an estimate, not a ceiling"), "{name}");
-            for claim in ["no program can", "cannot exceed", "can at best"] {
-                assert!(!section.contains(claim), "{name}: the page claims {claim:?}");
-            }
-        }
-    }
-}
-
-#[test]
-fn the_layers_matrix_sizes() {
-    // the page: "576 rows (queries, attention output, the feed-forward network's down
-    // projection), 192 (keys, values) or 1,536 (its gate and up projections)"
-    let c = smollm2::CONFIG;
-    assert_eq!(c.hidden_size, 576);
-    assert_eq!(c.num_key_value_heads * c.head_dim, 192);
-    assert_eq!(c.intermediate_size, 1536);
-    assert_eq!(c.vocab_size, 49_152);
-    let section = speed_section();
-    assert!(section.contains("576 rows (queries,\nattention output"));
-    assert!(section.contains("192 (keys, values) or 1,536"));
 }
