@@ -118,11 +118,13 @@ pub fn apply_each<const K: usize>(
         assert_eq!(m.cols, cols, "matrices applied together share their width");
     }
     assert_eq!(xs.len(), n * cols, "{n} tokens of {cols} values");
-    let x_sums: Vec<f32> = xs.chunks(BLOCK).map(|b| b.iter().sum()).collect();
-    // several tokens: packed once, in panels of 2W tokens, as chapter 8 packs keys
-    let nr = 2 * isa.lanes();
-    let mut panels = Vec::new();
-    if n > 1 {
+    // one token: its sum over each block (the Q4_1 minimum's term); several: the tokens packed
+    // once, in panels of 2W, as chapter 8 packs keys
+    let (mut x_sums, mut panels) = (Vec::new(), Vec::new());
+    if n == 1 {
+        x_sums = xs.chunks(BLOCK).map(|b| b.iter().sum()).collect();
+    } else {
+        let nr = 2 * isa.lanes();
         panels = vec![0f32; n.div_ceil(nr) * nr * cols];
         pack_keys(&mut panels, xs, cols, nr);
     }
