@@ -11,10 +11,11 @@
 //! Each folder has a `files.json` listing the files the page fetches, with their sizes, so that the
 //! page can say how much it will load before it does.
 
-use crate::run::cargo;
 use anyhow::{Context, Result};
 use std::path::Path;
+use std::process::Command;
 use workspace_tools::models::{models_dir, Model, Status, MODELS};
+use workspace_tools::outputs::Programs;
 
 /// Where the page finds the index and the encoder's files (git-ignored).
 pub const ASK: &str = "book/src/web/ask";
@@ -26,10 +27,22 @@ pub const HEAR: &str = "book/src/web/hear";
 /// The files of Whisper tiny.en the page's module reads (`web-models/src/ch13.rs`'s `FILES`).
 const HEAR_FILES: [&str; 3] = ["model.bin", "config.json", "tokenizer.json"];
 
+/// Chapter 12's `web_index` example, built as the tests step builds the workspace (`cargo build
+/// --workspace`: one feature resolution, so the chapters and dfdx it compiles are the ones the
+/// tests use, not a second set that `cargo run -p ch12-real-bert` would resolve), then run.
+fn web_index(root: &Path) -> Result<()> {
+    let programs = Programs::build(root, ["web_index"])?;
+    let program = programs.get("web_index").context("cargo built no web_index program")?;
+    println!("$ {} {ASK}", program.display());
+    let status = Command::new(program).current_dir(root).arg(ASK).status()?;
+    anyhow::ensure!(status.success(), "`web_index {ASK}` failed ({status})");
+    Ok(())
+}
+
 /// Publishes what the pages need of each model in the cache, or removes a stale copy.
 pub fn publish(root: &Path) -> Result<()> {
     if present("all-minilm-l6-v2", root.join(ASK))? {
-        cargo(root, &["run", "-p", "ch12-real-bert", "--example", "web_index", "--", ASK])?;
+        web_index(root)?;
     }
     let chat = root.join(CHAT);
     if present("smollm2-135m-instruct", &chat)? {

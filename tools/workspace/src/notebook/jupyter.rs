@@ -13,11 +13,38 @@ pub fn venv_dir() -> PathBuf {
     crate::cache_dir().join("venv")
 }
 
-/// The evcxr crate folder the notebooks share: `${XDG_CACHE_HOME:-~/.cache}/attention-in-rust/evcxr`.
-/// Outside the workspace: cargo refuses a package inside the workspace's folder that is not one
-/// of its members.
+/// The evcxr crate folder the notebooks share:
+/// `${XDG_CACHE_HOME:-~/.cache}/attention-in-rust/evcxr/crate`. Outside the workspace: cargo
+/// refuses a package inside the workspace's folder that is not one of its members.
 pub fn evcxr_dir() -> PathBuf {
-    crate::cache_dir().join("evcxr")
+    crate::cache_dir().join("evcxr").join("crate")
+}
+
+/// Cargo's configuration for the crate folder, in the folder above it (evcxr writes the folder's
+/// own `.cargo/config.toml`). Each cell's crate (evcxr names it `ctx`) is compiled at `opt-level`
+/// 1 instead of evcxr's 2 for every crate: a cell is a few lines, but the generic code it calls is
+/// compiled in it, and at 2 every cell paid for that again. dfdx's matrix product (gemm) without
+/// its debug assertions and overflow checks, as in the workspace's `Cargo.toml`. Measured on a
+/// 2-core AMD EPYC in CONTRIBUTING.md.
+pub const EVCXR_CONFIG: &str = "\
+[profile.dev.package.ctx]
+opt-level = 1
+[profile.dev.package.gemm-common]
+debug-assertions = false
+overflow-checks = false
+[profile.dev.package.gemm-f32]
+debug-assertions = false
+overflow-checks = false
+";
+
+fn write_evcxr_config(shared: &Path) -> Result<()> {
+    let dir = shared.parent().context("the crate folder has a parent")?.join(".cargo");
+    std::fs::create_dir_all(&dir)?;
+    let config = dir.join("config.toml");
+    if std::fs::read_to_string(&config).ok().as_deref() != Some(EVCXR_CONFIG) {
+        std::fs::write(&config, EVCXR_CONFIG)?;
+    }
+    Ok(())
 }
 
 /// The venv's `jupyter`, or an error that says how to install it.
@@ -55,6 +82,7 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
     let dir = notebook.parent().context("notebook has no folder")?;
     let shared = evcxr_dir();
     std::fs::create_dir_all(&shared)?;
+    write_evcxr_config(&shared)?;
     let status = Command::new(jupyter)
         .current_dir(dir)
         // evcxr loads each cell as a library it builds with cargo; with incremental compilation
