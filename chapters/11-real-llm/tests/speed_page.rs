@@ -7,19 +7,20 @@ use ch11_real_llm::speed_table::{self, SpeedRun, DEFAULTS};
 
 use super::speed_table::{amd_epyc, one, speed_section, two, xeon};
 
+/// A decode ratio of `run`, `program` against `other`, by the best rounds and by the medians, to
+/// two decimals.
+fn both(run: &SpeedRun, program: &str, other: &str) -> (f64, f64) {
+    (two(run.decode_ratio(program, other)), two(run.decode_median_ratio(program, other)))
+}
+
 #[test]
 fn the_pages_ratios() {
     let run = xeon();
-    let best = |a, b| two(run.decode_ratio(a, b));
-    let median = |a, b| two(run.decode_median_ratio(a, b));
-    assert_eq!(
-        (best("quantized", "transformers"), median("quantized", "transformers")),
-        (2.94, 2.75)
-    );
-    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (1.04, 0.91));
-    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (0.83, 0.77));
-    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (1.21, 1.30));
-    assert_eq!(best("llama.cpp", "transformers"), 3.56);
+    assert_eq!(both(&run, "quantized", "transformers"), (2.94, 2.75));
+    assert_eq!(both(&run, "f32", "transformers"), (1.04, 0.91));
+    assert_eq!(both(&run, "quantized", "llama.cpp"), (0.83, 0.77));
+    assert_eq!(both(&run, "llama.cpp", "quantized"), (1.21, 1.30));
+    assert_eq!(both(&run, "llama.cpp", "transformers").0, 3.56);
     // the goal, by best and by median: met by the fastest round only
     assert!(run.decode_ratio("f32", "transformers") >= 1.0);
     assert!(run.decode_median_ratio("f32", "transformers") < 1.0);
@@ -126,15 +127,10 @@ fn the_pages_ratios_on_the_amd_epyc() {
         (header.rounds, header.machine.as_str()),
         (7, "AMD EPYC, 2 cores (avx2, fma, avx512f)")
     );
-    let best = |a, b| two(run.decode_ratio(a, b));
-    let median = |a, b| two(run.decode_median_ratio(a, b));
-    assert_eq!(
-        (best("quantized", "transformers"), median("quantized", "transformers")),
-        (8.82, 7.93)
-    );
-    assert_eq!((best("f32", "transformers"), median("f32", "transformers")), (2.45, 2.43));
-    assert_eq!((best("llama.cpp", "quantized"), median("llama.cpp", "quantized")), (0.72, 0.78));
-    assert_eq!((best("quantized", "llama.cpp"), median("quantized", "llama.cpp")), (1.39, 1.28));
+    assert_eq!(both(&run, "quantized", "transformers"), (8.82, 7.93));
+    assert_eq!(both(&run, "f32", "transformers"), (2.45, 2.43));
+    assert_eq!(both(&run, "llama.cpp", "quantized"), (0.72, 0.78));
+    assert_eq!(both(&run, "quantized", "llama.cpp"), (1.39, 1.28));
     // the goal, by every measure: the f32 path's slowest round beats transformers' fastest
     let decode = |p: &str| run.program(p).decode();
     assert_eq!((one(decode("f32").slowest), one(decode("transformers").best)), (36.8, 17.0));
@@ -171,17 +167,8 @@ fn the_pages_ratios_on_the_amd_epyc() {
     let rate = |i: usize| one(profile[i].read_rate().unwrap() / 1e9);
     assert_eq!((rate(4), rate(3), rate(2), rate(0)), (26.7, 13.5, 9.1, 13.1));
     // what the software prefetch brings: the quantized path gains, the f32 path does not
-    assert_eq!(
-        (
-            best("quantized", "quantized, prefetch off"),
-            median("quantized", "quantized, prefetch off")
-        ),
-        (1.12, 1.22)
-    );
-    assert_eq!(
-        (best("f32", "f32, prefetch off"), median("f32", "f32, prefetch off")),
-        (0.86, 0.84)
-    );
+    assert_eq!(both(&run, "quantized", "quantized, prefetch off"), (1.12, 1.22));
+    assert_eq!(both(&run, "f32", "f32, prefetch off"), (0.86, 0.84));
     let off = decode("f32, prefetch off");
     assert_eq!((one(off.slowest), one(off.best)), (41.4, 48.6));
     // and it pays in the kernel with more arithmetic per byte: one multiply-add per weight in
