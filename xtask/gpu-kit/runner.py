@@ -9,8 +9,8 @@ Needs only python3; the CUDA libraries (nvrtc, cuBLAS) come from the python3 tha
 Writes logs/<binary>.log and summary.txt / summary.json beside this file, prints the summary, and
 exits 0 only if every binary ran and every test passed.
 
-With --timings it runs the timing programs instead (chapter 1's attention on the GPU, chapters 7
-and 9's training steps) and sdpa_gpu.py (PyTorch's attention on the same GPU), and writes what
+With --timings it runs the timing programs instead (chapter 1's attention on the GPU, chapter 8's
+CUDA kernel beside it, chapters 7 and 9's training steps) and sdpa_gpu.py (PyTorch's attention on the same GPU), and writes what
 they print to timings/.
 """
 

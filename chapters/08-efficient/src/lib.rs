@@ -13,6 +13,7 @@
 //! * [`tiled`]: exact attention over tiles of keys with an online softmax, written to be read;
 //! * [`fast`]: the same, fast: register-blocked products on packed tiles with the row operations
 //!   fused between them, a vectorised `exp`, one path per instruction set, rayon over heads and tiles;
+//! * [`gpu`]: the tiled kernel again, as a CUDA kernel of the book's own for NVIDIA GPUs;
 //! * [`mha`]: chapter 3's multi-head attention and chapter 5's encoder on the fast kernel.
 //!
 //! All kernels work on [`Heads`]: `(heads, n, d)` row-major `f32`, the data of a dfdx tensor.
@@ -23,6 +24,7 @@ pub mod error;
 pub mod fast;
 #[cfg(not(target_arch = "wasm32"))] // figures are drawn natively; `web/` builds without plotting
 pub mod figures;
+pub mod gpu;
 pub mod heads;
 pub mod linear;
 pub mod measure;

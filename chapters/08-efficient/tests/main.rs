@@ -6,6 +6,9 @@ mod cost;
 mod drop_in;
 mod equality;
 mod figures;
+#[cfg(feature = "cuda")]
+mod gpu_kernel;
+mod gpu_on_host;
 mod measurement_tables;
 mod measurements;
 mod paths;

@@ -8,8 +8,9 @@ use std::process::{Command, Stdio};
 
 /// The timing programs the kit carries beside the tests (built with the same `test` profile, so
 /// that they share its compiled dependencies): `(package, target kind, target, arguments)`.
-pub const TIMINGS: [(&str, &str, &str, &[&str]); 3] = [
+pub const TIMINGS: [(&str, &str, &str, &[&str]); 4] = [
     ("ch01-attention", "example", "device_timing", &[]),
+    ("ch08-efficient", "example", "gpu_timing", &[]),
     ("ch07-vit", "bench", "train_step", &["--bench"]),
     ("ch09-capstone", "bench", "train_step", &["--bench"]),
 ];

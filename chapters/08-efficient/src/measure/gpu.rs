@@ -14,6 +14,9 @@ pub struct SdpaRow {
     pub n: usize,
     /// `float32`, `float16` or `bfloat16`
     pub dtype: String,
+    /// with `is_causal=True` (runs before the mask was timed have no such field: without it)
+    #[serde(default)]
+    pub causal: bool,
     /// as PyTorch dispatches the call on its own
     pub default_ms: f64,
     pub flash_ms: Option<f64>,
@@ -69,9 +72,9 @@ fn parse_dense(text: &str) -> Vec<(usize, f64)> {
 }
 
 impl GpuRun {
-    /// PyTorch's row at `n` in `dtype`.
+    /// PyTorch's row at `n` in `dtype`, without the mask.
     pub fn sdpa(&self, n: usize, dtype: &str) -> &SdpaRow {
-        let row = self.sdpa.rows.iter().find(|r| r.n == n && r.dtype == dtype);
+        let row = self.sdpa.rows.iter().find(|r| r.n == n && r.dtype == dtype && !r.causal);
         row.unwrap_or_else(|| panic!("no {dtype} row at n = {n}"))
     }
 

@@ -1,5 +1,6 @@
 mod allocate;
 mod device;
+mod own_kernels;
 
 pub use device::{Cuda, CudaError};
 

@@ -1,0 +1,87 @@
+//! The book's CUDA kernel timed on the GPU beside chapter 1's attention on dfdx, at the shapes of
+//! PyTorch's timings (`compare/sdpa_gpu.py`): batch 1, 8 heads, d_k 64, float32, without and with
+//! the causal mask; best of 3 after a warm-up, each ending when the GPU has finished. Prints
+//! milliseconds and TFLOP/s (`4 · heads · n² · d`, halved with the mask).
+//!
+//! `cargo run --release -p ch08-efficient --features cuda --example gpu_timing [-- N ...]`
+//! (the GPU kit builds and runs it: `run.sh --timings`).
+fn main() {
+    let args = support::cli::args_or_exit();
+    let lengths: Vec<usize> = if args.is_empty() {
+        vec![512, 1024, 2048, 4096, 8192, 16384]
+    } else {
+        let parse = |a: &String| {
+            let n = a.parse().ok().filter(|&n| n > 0);
+            n.ok_or(format!("not a sequence length: {a:?}; usage: gpu_timing [N ...]"))
+        };
+        args.iter().map(|a| support::cli::or_exit(parse(a))).collect()
+    };
+    #[cfg(feature = "cuda")]
+    timing::run(&lengths);
+    #[cfg(not(feature = "cuda"))]
+    support::cli::or_exit::<(), String>(Err(format!(
+        "gpu_timing times the CUDA kernel on an NVIDIA GPU: build it with `--features cuda` \
+         (asked for n = {lengths:?})"
+    )));
+}
+
+#[cfg(feature = "cuda")]
+mod timing {
+    use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
+    use ch08_efficient::gpu::{plan, tiled_attention};
+    use dfdx::prelude::*;
+    use std::time::Instant;
+
+    const HEADS: usize = 8;
+    const D_K: usize = 64;
+
+    /// The best of three runs of `f` after one, in seconds.
+    fn best(dev: &Cuda, mut f: impl FnMut()) -> f64 {
+        let mut run = || {
+            let start = Instant::now();
+            f();
+            dev.synchronize();
+            start.elapsed().as_secs_f64()
+        };
+        run();
+        (0..3).map(|_| run()).fold(f64::INFINITY, f64::min)
+    }
+
+    pub fn run(lengths: &[usize]) {
+        let dev = Cuda::seed_from_u64(0);
+        println!("kernel: tiled_attention_f32 (one thread per query row)");
+        println!(
+            "batch 1, {HEADS} heads, d_k {D_K}, f32; best of 3 after a warm-up; ms and TFLOP/s"
+        );
+        println!(
+            "{:>6} {:>7} {:>12} {:>9} {:>12} {:>9}",
+            "n", "causal", "kernel ms", "TFLOP/s", "chapter 1 ms", "TFLOP/s"
+        );
+        for &n in lengths {
+            let shape = (Const::<1>, Const::<HEADS>, n, Const::<D_K>);
+            let [q, k, v] = [1, 2, 3].map(|seed| support::normal_tensor(&dev, seed, shape));
+            for causal in [false, true] {
+                let flops = plan::flops(HEADS, n, D_K, causal);
+                let kernel = best(&dev, || drop(tiled_attention(&q, &k, &v, causal).unwrap()));
+                // chapter 1 holds the n × n weights: 8 GiB of them per call at n = 16,384
+                let mask =
+                    causal.then(|| broadcast_mask(causal_allowed(&dev, n), Const::<1>, Const));
+                let dense = best(&dev, || {
+                    drop(scaled_dot_product_attention(
+                        q.clone(),
+                        k.clone(),
+                        v.clone(),
+                        mask.as_ref(),
+                    ))
+                });
+                println!(
+                    "{n:>6} {causal:>7} {:>12.3} {:>9.2} {:>12.3} {:>9.2}",
+                    kernel * 1e3,
+                    flops / kernel / 1e12,
+                    dense * 1e3,
+                    flops / dense / 1e12
+                );
+            }
+        }
+    }
+}

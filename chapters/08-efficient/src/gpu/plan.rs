@@ -1,0 +1,156 @@
+//! The host side of the GPU kernel, which needs no GPU: which configuration of the kernel a head
+//! width gets, how many thread blocks and threads a call launches, how much shared memory each
+//! block holds, and the checks on the arguments. The launch in [`super::cuda`] follows this plan.
+
+use std::fmt;
+
+/// Queries per thread block: one thread per query row, so also the threads per block.
+pub const TILE_Q: usize = 64;
+
+/// Shared memory a block may use without asking the driver for more: 48 KiB on every NVIDIA GPU
+/// since compute capability 2.0.
+pub const SHARED_LIMIT: usize = 48 * 1024;
+
+/// The largest grid's second axis: CUDA allows 65,535 blocks along y, one per head here.
+pub const MAX_HEADS: usize = 65_535;
+
+/// What the kernel refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuAttentionError {
+    /// no heads or no positions
+    Empty { heads: usize, n: usize },
+    /// the kernel is compiled for head widths of 64 and 128
+    HeadWidth(usize),
+    /// more heads (batch × heads) than one launch's grid holds
+    TooManyHeads(usize),
+    /// queries, keys and values of different lengths
+    Lengths { q: usize, k: usize, v: usize },
+    /// a tensor that is a view (permuted or broadcast) rather than row-major memory
+    NotContiguous(&'static str),
+    /// what the CUDA driver or nvrtc said
+    Device(String),
+}
+
+impl fmt::Display for GpuAttentionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty { heads, n } => {
+                write!(f, "nothing to attend over: {heads} heads of {n} positions")
+            }
+            Self::HeadWidth(d) => write!(f, "head width {d}: the kernel is built for 64 and 128"),
+            Self::TooManyHeads(h) => {
+                write!(f, "{h} heads (batch × heads): one launch holds at most {MAX_HEADS}")
+            }
+            Self::Lengths { q, k, v } => write!(
+                f,
+                "queries, keys and values must have one length (self-attention): {q}, {k}, {v}"
+            ),
+            Self::NotContiguous(which) => write!(
+                f,
+                "{which} is a view, not row-major memory: make it contiguous first (for example \
+                 with `.realize()` after a permute, or a copy)"
+            ),
+            Self::Device(why) => write!(f, "the GPU refused the kernel: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for GpuAttentionError {}
+
+/// One configuration of the kernel: the source is compiled once per head width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `d_k`, which is also `d_v`
+    pub head_dim: usize,
+    /// keys (and values) per tile in shared memory
+    pub tile_k: usize,
+}
+
+impl Config {
+    /// The widest key tile whose keys and values (f32) fit [`SHARED_LIMIT`], at most 64 keys:
+    /// 64 keys for `d = 64` (32 KiB), 32 for `d = 128` (32 KiB).
+    pub fn for_head_dim(head_dim: usize) -> Result<Config, GpuAttentionError> {
+        if head_dim != 64 && head_dim != 128 {
+            return Err(GpuAttentionError::HeadWidth(head_dim));
+        }
+        let mut tile_k = 64;
+        while 2 * tile_k * head_dim * 4 > SHARED_LIMIT {
+            tile_k /= 2;
+        }
+        Ok(Config { head_dim, tile_k })
+    }
+
+    /// Bytes of shared memory per block: one tile of keys and one of values.
+    pub fn shared_bytes(&self) -> usize {
+        2 * self.tile_k * self.head_dim * std::mem::size_of::<f32>()
+    }
+
+    /// The lines put before the kernel's source when it is compiled for this configuration.
+    pub fn defines(&self) -> String {
+        format!(
+            "#define HEAD_DIM {}\n#define TILE_K {}\n#define TILE_Q {TILE_Q}\n",
+            self.head_dim, self.tile_k
+        )
+    }
+
+    /// The name of the compiled module, one per configuration.
+    pub fn module(&self) -> String {
+        format!("ch08_tiled_f32_d{}_k{}", self.head_dim, self.tile_k)
+    }
+}
+
+/// One call: the configuration, the grid and the block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Launch {
+    pub config: Config,
+    /// `(query blocks, heads, 1)`
+    pub grid: (u32, u32, u32),
+    /// `(TILE_Q, 1, 1)`
+    pub block: (u32, u32, u32),
+    /// `1 / √d`, which the kernel folds into each query row once
+    pub scale: f32,
+}
+
+impl Launch {
+    /// The launch for `heads` heads (batch × heads) of `n` queries, keys and values of width `d`.
+    pub fn plan(heads: usize, n: usize, d: usize) -> Result<Launch, GpuAttentionError> {
+        if heads == 0 || n == 0 {
+            return Err(GpuAttentionError::Empty { heads, n });
+        }
+        let config = Config::for_head_dim(d)?;
+        if heads > MAX_HEADS {
+            return Err(GpuAttentionError::TooManyHeads(heads));
+        }
+        Ok(Launch {
+            config,
+            grid: (n.div_ceil(TILE_Q) as u32, heads as u32, 1),
+            block: (TILE_Q as u32, 1, 1),
+            scale: 1.0 / (d as f32).sqrt(),
+        })
+    }
+}
+
+/// Keys the thread block starting at query `q0` reads: all `n`, or with the causal mask only up to
+/// its last query, so the key tiles after the diagonal are never loaded.
+pub fn keys_read(q0: usize, n: usize, causal: bool) -> usize {
+    match causal {
+        true => n.min(q0 + TILE_Q),
+        false => n,
+    }
+}
+
+/// Key tiles loaded into shared memory over the whole call, per head.
+pub fn tiles_loaded(n: usize, tile_k: usize, causal: bool) -> usize {
+    (0..n).step_by(TILE_Q).map(|q0| keys_read(q0, n, causal).div_ceil(tile_k)).sum()
+}
+
+/// Floating-point operations of exact attention, `4 · heads · n² · d` (two products of
+/// `n × n × d`, a multiply and an add each), halved with the causal mask; the measure of
+/// throughput the timing program prints.
+pub fn flops(heads: usize, n: usize, d: usize, causal: bool) -> f64 {
+    let full = 4.0 * (heads * n * n * d) as f64;
+    match causal {
+        true => full / 2.0,
+        false => full,
+    }
+}

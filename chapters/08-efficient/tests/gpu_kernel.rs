@@ -1,0 +1,54 @@
+//! The book's CUDA kernel on a real GPU (with `--features cuda`, in the GPU kit): equal to chapter
+//! 1's attention computed by dfdx on the same GPU, within 1e-5, with and without the causal mask,
+//! at lengths that are not multiples of the tiles, with batch and heads above 1, at head widths 64
+//! and 128; and the refusals. Without the feature this module is not compiled at all, so a CPU run
+//! never counts these tests as passed.
+
+use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
+use ch08_efficient::gpu::{tiled_attention, GpuAttentionError};
+use dfdx::prelude::*;
+
+type Qkv<const D: usize> = Tensor<(usize, usize, usize, Const<D>), f32, Cuda>;
+
+fn inputs<const D: usize>(dev: &Cuda, b: usize, h: usize, n: usize) -> [Qkv<D>; 3] {
+    [1, 2, 3].map(|seed| support::normal_tensor(dev, seed, (b, h, n, Const::<D>)))
+}
+
+/// The largest difference between the kernel and chapter 1 at one shape.
+fn largest_difference<const D: usize>(b: usize, h: usize, n: usize, causal: bool) -> f32 {
+    let dev = Cuda::seed_from_u64(0);
+    let [q, k, v] = inputs::<D>(&dev, b, h, n);
+    let got = tiled_attention(&q, &k, &v, causal).unwrap().as_vec();
+    let mask = causal.then(|| broadcast_mask(causal_allowed(&dev, n), b, h));
+    let (want, _) = scaled_dot_product_attention(q, k, v, mask.as_ref());
+    let want = want.as_vec();
+    assert_eq!(got.len(), want.len());
+    got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
+}
+
+#[test]
+fn the_kernel_equals_chapter_1_on_the_gpu() {
+    for (b, h, n) in [(1, 1, 1), (2, 3, 37), (1, 8, 200), (2, 4, 1000)] {
+        for causal in [false, true] {
+            let diff = largest_difference::<64>(b, h, n, causal);
+            println!("d 64, batch {b}, {h} heads, n {n}, causal {causal}: {diff:e}");
+            assert!(diff < 1e-5, "d 64, batch {b}, {h} heads, n {n}, causal {causal}: {diff}");
+        }
+    }
+    for causal in [false, true] {
+        let diff = largest_difference::<128>(2, 2, 333, causal);
+        println!("d 128, batch 2, 2 heads, n 333, causal {causal}: {diff:e}");
+        assert!(diff < 1e-5, "d 128, n 333, causal {causal}: {diff}");
+    }
+}
+
+#[test]
+fn the_kernel_refuses_what_it_cannot_do() {
+    let dev = Cuda::seed_from_u64(0);
+    let [q, k, _] = inputs::<64>(&dev, 1, 2, 10);
+    let [_, _, v] = inputs::<64>(&dev, 1, 2, 11);
+    let refused = tiled_attention(&q, &k, &v, false).unwrap_err();
+    assert_eq!(refused, GpuAttentionError::Lengths { q: 10, k: 10, v: 11 });
+    let [q, k, v] = inputs::<32>(&dev, 1, 2, 10);
+    assert_eq!(tiled_attention(&q, &k, &v, false).unwrap_err(), GpuAttentionError::HeadWidth(32));
+}
