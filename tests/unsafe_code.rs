@@ -1,7 +1,7 @@
 //! `unsafe` is denied in every crate (`[workspace.lints]`), and allowed in exactly the modules
 //! that hold vector code: the seven of chapter 8's fast kernel (the lane operations and their AVX2,
 //! AVX-512 and WebAssembly SIMD128 forms, the kernel written against them, its stages run one at a time for timing,
-//! and the run-time switch) and the launch of its CUDA kernel (`gpu/cuda.rs`), and the three of chapter 11's decode path that run through the same
+//! and the run-time switch) and the launches of its CUDA kernels (`gpu/cuda.rs`), and the three of chapter 11's decode path that run through the same
 //! switch (the quantized dot products, the matrix products, attention over the cache), and chapter
 //! 12's linear layer for many tokens, on chapter 8's kernel through the same switch; and the
 //! WebAssembly seams of the book's widgets and models (`web/src/abi.rs`, `web-models/src/abi.rs`),
@@ -70,7 +70,7 @@ fn chapter_8_counts_the_files_that_allow_unsafe_code() {
     assert_eq!((fast, gpu, later, seams), (7, 1, 4, 2));
     for said in [
         "denies `unsafe` code everywhere except in fourteen files",
-        "the one call that launches the chapter's CUDA kernel on a GPU (`gpu/cuda.rs`",
+        "the module that launches the chapter's CUDA kernels on a GPU (`gpu/cuda.rs`",
         "the seven vector modules of `fast/`",
         "four modules of later chapters",
         "the WebAssembly seams of the book's widgets and of its models",

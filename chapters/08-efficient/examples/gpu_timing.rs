@@ -1,7 +1,8 @@
-//! The book's CUDA kernel timed on the GPU beside chapter 1's attention on dfdx, at the shapes of
-//! PyTorch's timings (`compare/sdpa_gpu.py`): batch 1, 8 heads, d_k 64, float32, without and with
-//! the causal mask; best of 3 after a warm-up, each ending when the GPU has finished. Prints
-//! milliseconds and TFLOP/s (`4 · heads · n² · d`, halved with the mask).
+//! The book's CUDA kernels timed on the GPU beside chapter 1's attention on dfdx, at the shapes
+//! of PyTorch's timings (`compare/sdpa_gpu.py`): batch 1, 8 heads, d_k 64, without and with the
+//! causal mask; the plain kernel in float32, the tensor-core kernel on float16 and bfloat16 inputs;
+//! best of 3 after a warm-up, each ending when the GPU has finished. Prints milliseconds and
+//! TFLOP/s (`4 · heads · n² · d`, halved with the mask).
 //!
 //! `cargo run --release -p ch08-efficient --features cuda --example gpu_timing [-- N ...]`
 //! (the GPU kit builds and runs it: `run.sh --timings`).
@@ -20,7 +21,7 @@ fn main() {
     timing::run(&lengths);
     #[cfg(not(feature = "cuda"))]
     support::cli::or_exit::<(), String>(Err(format!(
-        "gpu_timing times the CUDA kernel on an NVIDIA GPU: build it with `--features cuda` \
+        "gpu_timing times the CUDA kernels on an NVIDIA GPU: build it with `--features cuda` \
          (asked for n = {lengths:?})"
     )));
 }
@@ -28,7 +29,7 @@ fn main() {
 #[cfg(feature = "cuda")]
 mod timing {
     use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
-    use ch08_efficient::gpu::{plan, tiled_attention};
+    use ch08_efficient::gpu::{plan, tensor_core_attention, tiled_attention, to_halves, Half};
     use dfdx::prelude::*;
     use std::time::Instant;
 
@@ -49,20 +50,26 @@ mod timing {
 
     pub fn run(lengths: &[usize]) {
         let dev = Cuda::seed_from_u64(0);
-        println!("kernel: tiled_attention_f32 (one thread per query row)");
+        println!("batch 1, {HEADS} heads, d_k {D_K}; best of 3 after a warm-up; ms (TFLOP/s)");
+        println!("plain: the float32 kernel, one thread per query row; f16, bf16: the tensor-core");
+        println!("kernel on inputs already in half precision; chapter 1: dfdx, float32");
+        let head = ["n", "causal", "plain", "f16", "bf16", "chapter 1"];
         println!(
-            "batch 1, {HEADS} heads, d_k {D_K}, f32; best of 3 after a warm-up; ms and TFLOP/s"
-        );
-        println!(
-            "{:>6} {:>7} {:>12} {:>9} {:>12} {:>9}",
-            "n", "causal", "kernel ms", "TFLOP/s", "chapter 1 ms", "TFLOP/s"
+            "{:>6} {:>6} {:>17} {:>17} {:>17} {:>17}",
+            head[0], head[1], head[2], head[3], head[4], head[5]
         );
         for &n in lengths {
             let shape = (Const::<1>, Const::<HEADS>, n, Const::<D_K>);
             let [q, k, v] = [1, 2, 3].map(|seed| support::normal_tensor(&dev, seed, shape));
+            let f16 = to_halves(&q, &k, &v, Half::F16).unwrap();
+            let bf16 = to_halves(&q, &k, &v, Half::Bf16).unwrap();
             for causal in [false, true] {
                 let flops = plan::flops(HEADS, n, D_K, causal);
-                let kernel = best(&dev, || drop(tiled_attention(&q, &k, &v, causal).unwrap()));
+                let cell =
+                    |seconds: f64| format!("{:.3} ({:.1})", seconds * 1e3, flops / seconds / 1e12);
+                let plain = best(&dev, || drop(tiled_attention(&q, &k, &v, causal).unwrap()));
+                let f16_s = best(&dev, || drop(tensor_core_attention(&f16, causal).unwrap()));
+                let bf16_s = best(&dev, || drop(tensor_core_attention(&bf16, causal).unwrap()));
                 // chapter 1 holds the n × n weights: 8 GiB of them per call at n = 16,384
                 let mask =
                     causal.then(|| broadcast_mask(causal_allowed(&dev, n), Const::<1>, Const));
@@ -75,11 +82,11 @@ mod timing {
                     ))
                 });
                 println!(
-                    "{n:>6} {causal:>7} {:>12.3} {:>9.2} {:>12.3} {:>9.2}",
-                    kernel * 1e3,
-                    flops / kernel / 1e12,
-                    dense * 1e3,
-                    flops / dense / 1e12
+                    "{n:>6} {causal:>6} {:>17} {:>17} {:>17} {:>17}",
+                    cell(plain),
+                    cell(f16_s),
+                    cell(bf16_s),
+                    cell(dense)
                 );
             }
         }

@@ -1,22 +1,30 @@
-//! The GPU kernel (`src/gpu/attention.cu`) run on the CPU, unchanged: compiled by the C compiler
-//! under `tests/fixtures/cuda_on_host.h` (each GPU thread a POSIX thread, `__syncthreads()` a
-//! barrier), launched as `Launch::plan` says, and compared with the dense computation. This checks
-//! the kernel's indexing, its tiles, its causal skipping and its online softmax on any machine;
-//! the GPU kit compares it with chapter 1's attention on a real GPU.
+//! The GPU kernels (`src/gpu/*.cu`) run on the CPU, unchanged: compiled by the C compiler under
+//! `tests/fixtures/cuda_on_host.h` (each GPU thread a POSIX thread, `__syncthreads()` a barrier;
+//! `mma_on_host.h` rebuilds the tensor cores' operands from every lane's fragments), launched as
+//! `Launch::plan` says, and compared with the dense computation. This checks the kernels'
+//! indexing, tiles, causal skipping, online softmax and fragment layouts on any machine; the GPU
+//! kit compares them with chapter 1's attention on a real GPU.
 
-use ch08_efficient::gpu::{plan, Config, Launch, SOURCE};
+use ch08_efficient::gpu::{plan, Config, Half, Kernel, Launch};
 use ch08_efficient::{dense, Causal, Full, Heads, Pattern};
 use dfdx::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Compiles the kernel for `config` into an executable (once per configuration per run).
+/// Compiles the kernel for `config` into an executable.
 fn build(config: Config) -> PathBuf {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(config.module());
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.h"), config.defines()).unwrap();
-    std::fs::write(dir.join("attention.cu"), SOURCE).unwrap();
+    let mma = matches!(config.kernel, Kernel::TensorCores(_));
+    std::fs::write(
+        dir.join("config.h"),
+        config.defines() + &format!("#define MMA {}\n", mma as u8),
+    )
+    .unwrap();
+    let file = if mma { "attention_mma.cu" } else { "attention.cu" };
+    std::fs::write(dir.join(file), config.source()).unwrap();
+    std::fs::write(dir.join("common.cuh"), ch08_efficient::gpu::COMMON).unwrap();
     let exe = dir.join("run_kernel");
     let cc = Command::new("cc")
         .args(["-O2", "-std=c11", "-pthread", "-I"])
@@ -34,8 +42,8 @@ fn build(config: Config) -> PathBuf {
 }
 
 /// The kernel's output for one call, run on the CPU.
-fn on_host(q: &Heads, k: &Heads, v: &Heads, causal: bool) -> Heads {
-    let launch = Launch::plan(q.heads, q.n, q.d).unwrap();
+fn on_host(kernel: Kernel, q: &Heads, k: &Heads, v: &Heads, causal: bool) -> Heads {
+    let launch = Launch::plan(kernel, q.heads, q.n, q.d).unwrap();
     let exe = build(launch.config);
     let dir = exe.parent().unwrap();
     let name = format!("{}x{}-{causal}", q.heads, q.n);
@@ -55,44 +63,89 @@ fn on_host(q: &Heads, k: &Heads, v: &Heads, causal: bool) -> Heads {
     Heads::new(q.heads, q.n, q.d, data)
 }
 
-/// The largest difference from the dense computation, for `heads` heads of `n` rows of width `D`.
-fn largest_difference<const D: usize>(heads: usize, n: usize, causal: bool) -> f32 {
-    let (q, k, v) = (
-        Heads::random(1, heads, n, D),
-        Heads::random(2, heads, n, D),
-        Heads::random(3, heads, n, D),
-    );
-    let pattern: &dyn Pattern = if causal { &Causal } else { &Full };
-    let want = dense::<D, D, _>(&Cpu::default(), &q, &k, &v, pattern);
-    let got = on_host(&q, &k, &v, causal);
-    got.data.iter().zip(&want.data).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
+/// `x` rounded to `half` and back, as the GPU's `to_halves` rounds it.
+fn rounded(x: &Heads, half: Half) -> Heads {
+    let round = |v: &f32| match half {
+        Half::F16 => half::f16::from_f32(*v).to_f32(),
+        Half::Bf16 => half::bf16::from_f32(*v).to_f32(),
+    };
+    Heads::new(x.heads, x.n, x.d, x.data.iter().map(round).collect())
 }
 
-#[test]
-fn the_kernel_equals_dense_attention_with_and_without_the_mask() {
-    // lengths that are not multiples of the tiles (64 queries; 64 or 32 keys), several heads
+/// The largest difference between `kernel` and the dense computation, and the bound it must
+/// stay within: 1e-5 in float32; with halves, the rounding of the weights P to the half type
+/// (relative error at most 2^-11 for float16, 2^-8 for bfloat16) times the largest |v|, the dense
+/// computation taking the same rounded inputs.
+fn difference<const D: usize>(kernel: Kernel, heads: usize, n: usize, causal: bool) -> (f32, f32) {
+    let qkv = [1, 2, 3].map(|seed| Heads::random(seed, heads, n, D));
+    let [q, k, v] = match kernel {
+        Kernel::Plain => qkv,
+        Kernel::TensorCores(half) => qkv.map(|x| rounded(&x, half)),
+    };
+    let pattern: &dyn Pattern = if causal { &Causal } else { &Full };
+    let want = dense::<D, D, _>(&Cpu::default(), &q, &k, &v, pattern);
+    let got = on_host(kernel, &q, &k, &v, causal);
+    let largest_v = v.data.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let bound = match kernel {
+        Kernel::Plain => 1e-5,
+        Kernel::TensorCores(Half::F16) => 2f32.powi(-11) * largest_v + 1e-5,
+        Kernel::TensorCores(Half::Bf16) => 2f32.powi(-8) * largest_v + 1e-5,
+    };
+    let diff = got.data.iter().zip(&want.data).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+    (diff, bound)
+}
+
+/// Every shape the kernels are checked at: lengths that are not multiples of the tiles (64
+/// queries; 64 or 32 keys), several heads, both head widths, with and without the mask.
+fn check_every_shape(kernel: Kernel) {
     for (heads, n) in [(1, 1), (3, 37), (2, 130), (6, 200)] {
         for causal in [false, true] {
-            let diff = largest_difference::<64>(heads, n, causal);
-            assert!(diff < 1e-5, "d 64, {heads} heads, n {n}, causal {causal}: {diff}");
+            let (diff, bound) = difference::<64>(kernel, heads, n, causal);
+            println!("{kernel:?}, d 64, {heads} heads, n {n}, causal {causal}: {diff:e} (bound {bound:e})");
+            assert!(
+                diff <= bound,
+                "{kernel:?} d 64, {heads} heads, n {n}, causal {causal}: {diff}"
+            );
         }
     }
     for causal in [false, true] {
-        let diff = largest_difference::<128>(2, 97, causal);
-        assert!(diff < 1e-5, "d 128, n 97, causal {causal}: {diff}");
+        let (diff, bound) = difference::<128>(kernel, 2, 97, causal);
+        println!("{kernel:?}, d 128, 2 heads, n 97, causal {causal}: {diff:e} (bound {bound:e})");
+        assert!(diff <= bound, "{kernel:?} d 128, n 97, causal {causal}: {diff}");
     }
+}
+
+#[test]
+fn the_plain_kernel_equals_dense_attention_with_and_without_the_mask() {
+    check_every_shape(Kernel::Plain);
+}
+
+#[test]
+fn the_tensor_core_kernel_in_float16_equals_dense_attention_within_its_rounding() {
+    check_every_shape(Kernel::TensorCores(Half::F16));
+}
+
+#[test]
+fn the_tensor_core_kernel_in_bfloat16_equals_dense_attention_within_its_rounding() {
+    check_every_shape(Kernel::TensorCores(Half::Bf16));
 }
 
 #[test]
 fn the_plan_sizes_the_tiles_and_the_grid() {
-    let d64 = Config::for_head_dim(64).unwrap();
-    let d128 = Config::for_head_dim(128).unwrap();
-    assert_eq!((d64.tile_k, d64.shared_bytes()), (64, 32 * 1024));
-    assert_eq!((d128.tile_k, d128.shared_bytes()), (32, 32 * 1024));
-    let launch = Launch::plan(16, 8192, 64).unwrap();
+    let plain = |d| Config::new(Kernel::Plain, d).unwrap();
+    let cores = |d| Config::new(Kernel::TensorCores(Half::F16), d).unwrap();
+    assert_eq!((plain(64).tile_k, plain(64).shared_bytes()), (64, 32 * 1024));
+    assert_eq!((plain(128).tile_k, plain(128).shared_bytes()), (32, 32 * 1024));
+    // 64 keys of 64 + 8 halves, and 64 dims of 64 + 8 keys; with d 128, 136 and 72 per row
+    assert_eq!((cores(64).tile_k, cores(64).shared_bytes()), (64, 18_432));
+    assert_eq!((cores(128).tile_k, cores(128).shared_bytes()), (64, 35_840));
+    let launch = Launch::plan(Kernel::Plain, 16, 8192, 64).unwrap();
     assert_eq!((launch.grid, launch.block), ((128, 16, 1), (64, 1, 1)));
     assert_eq!(launch.scale, 0.125);
-    assert_eq!(Launch::plan(1, 65, 128).unwrap().grid, (2, 1, 1));
+    let launch = Launch::plan(Kernel::TensorCores(Half::Bf16), 16, 8192, 64).unwrap();
+    assert_eq!((launch.grid, launch.block), ((128, 16, 1), (128, 1, 1)));
+    assert_eq!(launch.scale, std::f32::consts::LOG2_E / 8.0);
+    assert_eq!(Launch::plan(Kernel::Plain, 1, 65, 128).unwrap().grid, (2, 1, 1));
     // causal: block b reads keys up to its last query, so (b + 1) key tiles of 64
     assert_eq!(plan::tiles_loaded(8192, 64, false), 128 * 128);
     assert_eq!(plan::tiles_loaded(8192, 64, true), 128 * 129 / 2);
@@ -102,13 +155,15 @@ fn the_plan_sizes_the_tiles_and_the_grid() {
 }
 
 #[test]
-fn the_plan_refuses_what_the_kernel_cannot_do() {
+fn the_plan_refuses_what_the_kernels_cannot_do() {
     use ch08_efficient::gpu::GpuAttentionError as E;
-    assert_eq!(Launch::plan(0, 10, 64), Err(E::Empty { heads: 0, n: 10 }));
-    assert_eq!(Launch::plan(4, 0, 64), Err(E::Empty { heads: 4, n: 0 }));
-    assert_eq!(Launch::plan(4, 10, 96), Err(E::HeadWidth(96)));
-    assert_eq!(Launch::plan(65_536, 10, 64), Err(E::TooManyHeads(65_536)));
-    assert!(Launch::plan(65_535, 10, 64).is_ok());
+    let plain = Kernel::Plain;
+    assert_eq!(Launch::plan(plain, 0, 10, 64), Err(E::Empty { heads: 0, n: 10 }));
+    assert_eq!(Launch::plan(plain, 4, 0, 64), Err(E::Empty { heads: 4, n: 0 }));
+    assert_eq!(Launch::plan(plain, 4, 10, 96), Err(E::HeadWidth(96)));
+    assert_eq!(Launch::plan(Kernel::TensorCores(Half::F16), 4, 10, 32), Err(E::HeadWidth(32)));
+    assert_eq!(Launch::plan(plain, 65_536, 10, 64), Err(E::TooManyHeads(65_536)));
+    assert!(Launch::plan(plain, 65_535, 10, 64).is_ok());
     let said = E::HeadWidth(96).to_string();
     assert_eq!(said, "head width 96: the kernel is built for 64 and 128");
 }

@@ -7,19 +7,9 @@
  * matrix of scores is never written anywhere.
  *
  * Compiled at run time by nvrtc, once per configuration; the host puts three lines before this
- * source (`plan.rs`, Config::defines): HEAD_DIM (64 or 128), TILE_K and TILE_Q.
+ * source (`plan.rs`, Config::defines): HEAD_DIM (64 or 128), TILE_K and TILE_Q, then common.cuh.
  * Layout: q, k, v and out are (heads, n, HEAD_DIM) row-major float32, batch folded into heads.
  * Grid: (ceil(n / TILE_Q), heads); block: TILE_Q threads. */
-
-#ifndef KERNEL
-#define KERNEL extern "C" __global__
-#endif
-#ifndef NEG_INFINITY
-#define NEG_INFINITY (-__int_as_float(0x7f800000)) /* nvrtc includes no <math.h> */
-#endif
-#ifndef SHARED_TILE
-#define SHARED_TILE(name) __shared__ float name[TILE_K][HEAD_DIM]
-#endif
 
 KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, float *out,
                                 int n, int causal, float scale)

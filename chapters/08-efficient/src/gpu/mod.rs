@@ -1,15 +1,18 @@
-//! Tiled exact attention on an NVIDIA GPU: the online softmax of [`tiled`](crate::tiled) as a
-//! CUDA kernel of the book's own ([`SOURCE`], `attention.cu`), launched on dfdx's CUDA tensors.
+//! Tiled exact attention on an NVIDIA GPU: the online softmax of [`tiled`](crate::tiled) as CUDA
+//! kernels of the book's own, launched on dfdx's CUDA tensors. Two versions: the plain one in
+//! float32, one thread per query row ([`SOURCE`], `attention.cu`), and one on the tensor cores,
+//! half-precision inputs with float32 sums ([`SOURCE_MMA`], `attention_mma.cu`).
 //!
 //! * [`plan`]: the host side, which needs no GPU and is tested on every machine: the kernel's
 //!   configuration per head width, the grid, the block, the shared memory, the argument checks;
-//! * `cuda` (with the `cuda` feature): [`tiled_attention`] compiles the kernel with nvrtc on first
-//!   use and launches it on dfdx tensors `(batch, heads, n, d)`.
+//! * `cuda` (with the `cuda` feature): `tiled_attention` and `tensor_core_attention` compile
+//!   their kernel with nvrtc on first use and launch it on dfdx tensors `(batch, heads, n, d)`.
 //!
-//! The kernel itself also runs on the CPU, unchanged: the chapter's test `gpu_on_host` compiles it
-//! with the C compiler under a small stand-in for CUDA (one POSIX thread per GPU thread), so its
-//! indexing, tiling and masking are checked against the dense computation on machines without a
-//! GPU. The GPU kit's run compares it with chapter 1's attention on the GPU itself.
+//! The kernels themselves also run on the CPU, unchanged: the chapter's test `gpu_on_host`
+//! compiles them with the C compiler under a small stand-in for CUDA (one POSIX thread per GPU
+//! thread, the tensor cores' warp-wide product rebuilt from every lane's fragments), so their
+//! indexing, tiling, masking and fragment layouts are checked against the dense computation on
+//! machines without a GPU. The GPU kit's run compares them with chapter 1's attention on the GPU.
 
 pub mod plan;
 
@@ -17,11 +20,14 @@ pub mod plan;
 mod cuda;
 
 #[cfg(feature = "cuda")]
-pub use cuda::tiled_attention;
-pub use plan::{Config, GpuAttentionError, Launch, TILE_Q};
+pub use cuda::{tensor_core_attention, tiled_attention, to_halves, Halves};
+pub use plan::{Config, GpuAttentionError, Half, Kernel, Launch, TILE_Q};
 
-/// The kernel's CUDA C source. The host puts [`Config::defines`] before it.
+/// What both kernels' sources need first: the kernel qualifier, -∞, the shared tiles.
+pub const COMMON: &str = include_str!("common.cuh");
+
+/// The plain kernel's CUDA C source. The host puts [`Config::defines`] and [`COMMON`] before it.
 pub const SOURCE: &str = include_str!("attention.cu");
 
-/// The kernel's name in [`SOURCE`].
-pub const KERNEL: &str = "tiled_attention_f32";
+/// The tensor-core kernel's CUDA C source, with its conversion of float32 to halves.
+pub const SOURCE_MMA: &str = include_str!("attention_mma.cu");

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// Queries per thread block: one thread per query row, so also the threads per block.
+/// Queries per thread block, in both kernels.
 pub const TILE_Q: usize = 64;
 
 /// Shared memory a block may use without asking the driver for more: 48 KiB on every NVIDIA GPU
@@ -57,9 +57,29 @@ impl fmt::Display for GpuAttentionError {
 
 impl std::error::Error for GpuAttentionError {}
 
-/// One configuration of the kernel: the source is compiled once per head width.
+/// The half-precision type of the tensor-core kernel's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// IEEE float16: 11 significant bits, largest value 65,504
+    F16,
+    /// bfloat16: float32's range with 8 significant bits
+    Bf16,
+}
+
+/// Which of the chapter's two kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `attention.cu`: float32, one thread per query row
+    Plain,
+    /// `attention_mma.cu`: half-precision inputs on the tensor cores, float32 sums, a warp per
+    /// 16 query rows
+    TensorCores(Half),
+}
+
+/// One configuration of a kernel: the source is compiled once per kernel and head width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
+    pub kernel: Kernel,
     /// `d_k`, which is also `d_v`
     pub head_dim: usize,
     /// keys (and values) per tile in shared memory
@@ -67,35 +87,74 @@ pub struct Config {
 }
 
 impl Config {
-    /// The widest key tile whose keys and values (f32) fit [`SHARED_LIMIT`], at most 64 keys:
-    /// 64 keys for `d = 64` (32 KiB), 32 for `d = 128` (32 KiB).
-    pub fn for_head_dim(head_dim: usize) -> Result<Config, GpuAttentionError> {
+    /// The plain kernel takes the widest key tile whose keys and values (f32) fit
+    /// [`SHARED_LIMIT`], at most 64 keys: 64 for `d = 64` (32 KiB), 32 for `d = 128` (32 KiB).
+    /// The tensor-core kernel takes 64 keys for both (18 KiB and 35 KiB of halves).
+    pub fn new(kernel: Kernel, head_dim: usize) -> Result<Config, GpuAttentionError> {
         if head_dim != 64 && head_dim != 128 {
             return Err(GpuAttentionError::HeadWidth(head_dim));
         }
-        let mut tile_k = 64;
-        while 2 * tile_k * head_dim * 4 > SHARED_LIMIT {
-            tile_k /= 2;
+        let mut config = Config { kernel, head_dim, tile_k: 64 };
+        while config.shared_bytes() > SHARED_LIMIT {
+            config.tile_k /= 2;
         }
-        Ok(Config { head_dim, tile_k })
+        Ok(config)
     }
 
-    /// Bytes of shared memory per block: one tile of keys and one of values.
+    /// Bytes of shared memory per block: one tile of keys and one of values; the tensor-core
+    /// kernel's rows are padded by 8 halves (so that a warp's 8 rows start in different banks).
     pub fn shared_bytes(&self) -> usize {
-        2 * self.tile_k * self.head_dim * std::mem::size_of::<f32>()
+        let (k, d) = (self.tile_k, self.head_dim);
+        match self.kernel {
+            Kernel::Plain => 2 * k * d * 4,
+            Kernel::TensorCores(_) => (k * (d + 8) + d * (k + 8)) * 2,
+        }
+    }
+
+    /// Threads per block: one per query row, or four warps of 16 rows each.
+    pub fn threads(&self) -> usize {
+        match self.kernel {
+            Kernel::Plain => TILE_Q,
+            Kernel::TensorCores(_) => TILE_Q / 16 * 32,
+        }
     }
 
     /// The lines put before the kernel's source when it is compiled for this configuration.
     pub fn defines(&self) -> String {
-        format!(
+        let mut lines = format!(
             "#define HEAD_DIM {}\n#define TILE_K {}\n#define TILE_Q {TILE_Q}\n",
             self.head_dim, self.tile_k
-        )
+        );
+        if let Kernel::TensorCores(half) = self.kernel {
+            lines += &format!("#define HALF_BF16 {}\n", (half == Half::Bf16) as u8);
+        }
+        lines
+    }
+
+    /// The kernel's CUDA C source.
+    pub fn source(&self) -> &'static str {
+        match self.kernel {
+            Kernel::Plain => super::SOURCE,
+            Kernel::TensorCores(_) => super::SOURCE_MMA,
+        }
+    }
+
+    /// The attention function's name in [`Config::source`].
+    pub fn function(&self) -> &'static str {
+        match self.kernel {
+            Kernel::Plain => "tiled_attention_f32",
+            Kernel::TensorCores(_) => "tiled_attention_mma",
+        }
     }
 
     /// The name of the compiled module, one per configuration.
     pub fn module(&self) -> String {
-        format!("ch08_tiled_f32_d{}_k{}", self.head_dim, self.tile_k)
+        let kind = match self.kernel {
+            Kernel::Plain => "f32",
+            Kernel::TensorCores(Half::F16) => "f16",
+            Kernel::TensorCores(Half::Bf16) => "bf16",
+        };
+        format!("ch08_tiled_{kind}_d{}_k{}", self.head_dim, self.tile_k)
     }
 }
 
@@ -105,27 +164,37 @@ pub struct Launch {
     pub config: Config,
     /// `(query blocks, heads, 1)`
     pub grid: (u32, u32, u32),
-    /// `(TILE_Q, 1, 1)`
+    /// `(threads, 1, 1)`
     pub block: (u32, u32, u32),
-    /// `1 / √d`, which the kernel folds into each query row once
+    /// the plain kernel's `1 / √d`, folded into each query row once; the tensor-core kernel's
+    /// `log2(e) / √d`, for `exp2`
     pub scale: f32,
 }
 
 impl Launch {
-    /// The launch for `heads` heads (batch × heads) of `n` queries, keys and values of width `d`.
-    pub fn plan(heads: usize, n: usize, d: usize) -> Result<Launch, GpuAttentionError> {
+    /// The launch of `kernel` for `heads` heads (batch × heads) of `n` queries, keys and values
+    /// of width `d`.
+    pub fn plan(
+        kernel: Kernel,
+        heads: usize,
+        n: usize,
+        d: usize,
+    ) -> Result<Launch, GpuAttentionError> {
         if heads == 0 || n == 0 {
             return Err(GpuAttentionError::Empty { heads, n });
         }
-        let config = Config::for_head_dim(d)?;
+        let config = Config::new(kernel, d)?;
         if heads > MAX_HEADS {
             return Err(GpuAttentionError::TooManyHeads(heads));
         }
         Ok(Launch {
             config,
             grid: (n.div_ceil(TILE_Q) as u32, heads as u32, 1),
-            block: (TILE_Q as u32, 1, 1),
-            scale: 1.0 / (d as f32).sqrt(),
+            block: (config.threads() as u32, 1, 1),
+            scale: match kernel {
+                Kernel::Plain => 1.0 / (d as f32).sqrt(),
+                Kernel::TensorCores(_) => std::f32::consts::LOG2_E / (d as f32).sqrt(),
+            },
         })
     }
 }
