@@ -2,16 +2,19 @@
 //! test suite on its GPU, built here without one.
 //!
 //! 1. [`toolkit`]: the CUDA 13.0 toolkit from NVIDIA's PyPI wheels, in a cache folder (once).
-//! 2. [`build`](mod@build): every chapter's test binaries with `--features cuda`, in
+//! 2. [`kernels`]: chapter 8's own CUDA kernels compiled with the toolkit's nvrtc and ptxas, as
+//!    they will be on the GPU (a kernel that does not compile stops the kit here).
+//! 3. [`build`](mod@build): every chapter's test binaries with `--features cuda`, in
 //!    `target/cuda/`, for compute capability 90 (H100, H200) unless `--compute-cap N` says
 //!    otherwise.
-//! 3. [`pack`](mod@pack): the binaries stripped and compressed, with the data files they read,
+//! 4. [`pack`](mod@pack): the binaries stripped and compressed, with the data files they read,
 //!    dfdx's kernel headers and the runner (`run.sh`, which needs only bash and python3), in
 //!    `target/gpu-kit/kit/` (and `kit-2/`, … if they do not fit one call of 60 MiB).
 //!
 //! The kit is not part of `cargo xtask test`: CI has no GPU.
 
 mod build;
+mod kernels;
 mod pack;
 mod toolkit;
 
@@ -28,6 +31,7 @@ pub fn gpu_kit(root: &Path, args: &[String]) -> Result<()> {
     };
     let start = std::time::Instant::now();
     let cuda = toolkit::install(root)?;
+    let kernels = kernels::check(root, &cuda, compute_cap)?;
     let binaries = build::build(root, &cuda, &root.join("target/cuda"), compute_cap)?;
     let timings = binaries.iter().filter(|b| b.timing).count();
     if timings != build::TIMINGS.len() || binaries.len() == timings {
@@ -35,6 +39,7 @@ pub fn gpu_kit(root: &Path, args: &[String]) -> Result<()> {
     }
     let out = root.join("target/gpu-kit");
     let parts = pack::pack(root, &out, &binaries, compute_cap)?;
+    std::fs::copy(&kernels, parts[0].join("kernels.txt"))?;
     println!(
         "gpu-kit: {} test binaries and {timings} timing programs for sm_{compute_cap}, in {:.0?}",
         binaries.len() - timings,

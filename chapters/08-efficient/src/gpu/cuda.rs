@@ -97,17 +97,10 @@ fn function(device: &Cuda, config: &Config, name: &str) -> Result<CudaFunction, 
     let dev = device.cudarc_device();
     let module = config.module();
     if !dev.has_func(&module, config.function()) {
-        let options = CompileOptions {
-            // mma.sync on halves and cvt to bfloat16 need compute capability 8.0
-            arch: matches!(config.kernel, Kernel::TensorCores(_)).then_some("compute_80"),
-            ..Default::default()
-        };
-        let source = config.defines() + super::COMMON + config.source();
-        let ptx = compile_ptx_with_opts(source, options).map_err(|e| format!("nvrtc: {e:?}"))?;
-        let names: &[&'static str] = match config.kernel {
-            Kernel::Plain => &["tiled_attention_f32"],
-            Kernel::TensorCores(_) => &["tiled_attention_mma", "to_halves"],
-        };
+        let options = CompileOptions { arch: config.arch(), ..Default::default() };
+        let ptx = compile_ptx_with_opts(config.nvrtc_source(), options)
+            .map_err(|e| format!("nvrtc: {e:?}"))?;
+        let names = config.functions();
         dev.load_ptx(ptx, &module, names).map_err(|e| format!("loading the kernel: {e}"))?;
     }
     dev.get_func(&module, name).ok_or_else(|| format!("{name} was not loaded"))

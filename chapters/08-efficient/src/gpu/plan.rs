@@ -147,6 +147,39 @@ impl Config {
         }
     }
 
+    /// Every configuration the chapter compiles: both kernels (the tensor-core one in both half
+    /// types) at both head widths.
+    pub fn all() -> Vec<Config> {
+        let kernels =
+            [Kernel::Plain, Kernel::TensorCores(Half::F16), Kernel::TensorCores(Half::Bf16)];
+        let widths = [64, 128];
+        kernels
+            .iter()
+            .flat_map(|&k| widths.map(|d| Config::new(k, d).expect("64 and 128")))
+            .collect()
+    }
+
+    /// The virtual architecture nvrtc compiles for: `compute_80` for the tensor-core kernel
+    /// (`mma.sync` on halves, `cvt` to bfloat16); nvrtc's own default (`compute_75` in CUDA 13)
+    /// for the plain one.
+    pub fn arch(&self) -> Option<&'static str> {
+        matches!(self.kernel, Kernel::TensorCores(_)).then_some("compute_80")
+    }
+
+    /// Every function the compiled module holds: the attention kernel, and the tensor-core
+    /// kernel's conversion to halves.
+    pub fn functions(&self) -> &'static [&'static str] {
+        match self.kernel {
+            Kernel::Plain => &["tiled_attention_f32"],
+            Kernel::TensorCores(_) => &["tiled_attention_mma", "to_halves"],
+        }
+    }
+
+    /// What nvrtc compiles: the defines, [`COMMON`](super::COMMON), the kernel's source.
+    pub fn nvrtc_source(&self) -> String {
+        self.defines() + super::COMMON + self.source()
+    }
+
     /// The name of the compiled module, one per configuration.
     pub fn module(&self) -> String {
         let kind = match self.kernel {
