@@ -29,7 +29,8 @@ fn main() {
 #[cfg(feature = "cuda")]
 mod timing {
     use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
-    use ch08_efficient::gpu::{plan, tensor_core_attention, tiled_attention, to_halves, Half};
+    use ch08_efficient::gpu::{plan, tensor_core_attention, tf32x3_attention, tiled_attention};
+    use ch08_efficient::gpu::{to_halves, Half};
     use dfdx::prelude::*;
     use std::time::Instant;
 
@@ -51,13 +52,12 @@ mod timing {
     pub fn run(lengths: &[usize]) {
         let dev = Cuda::seed_from_u64(0);
         println!("batch 1, {HEADS} heads, d_k {D_K}; best of 3 after a warm-up; ms (TFLOP/s)");
-        println!("plain: the float32 kernel, one thread per query row; f16, bf16: the tensor-core");
-        println!("kernel on inputs already in half precision; chapter 1: dfdx, float32");
-        let head = ["n", "causal", "plain", "f16", "bf16", "chapter 1"];
-        println!(
-            "{:>6} {:>6} {:>17} {:>17} {:>17} {:>17}",
-            head[0], head[1], head[2], head[3], head[4], head[5]
-        );
+        println!("plain: the float32 kernel, one thread per query row; 3xTF32: float32 on the");
+        println!("tensor cores; f16, bf16: the tensor-core kernel on inputs already in half");
+        println!("precision; chapter 1: dfdx, float32");
+        let head = ["n", "causal", "plain", "3xTF32", "f16", "bf16", "chapter 1"];
+        let [a, b, c, d, e, f, g] = head;
+        println!("{a:>6} {b:>6} {c:>17} {d:>17} {e:>17} {f:>17} {g:>17}");
         for &n in lengths {
             let shape = (Const::<1>, Const::<HEADS>, n, Const::<D_K>);
             let [q, k, v] = [1, 2, 3].map(|seed| support::normal_tensor(&dev, seed, shape));
@@ -68,6 +68,7 @@ mod timing {
                 let cell =
                     |seconds: f64| format!("{:.3} ({:.1})", seconds * 1e3, flops / seconds / 1e12);
                 let plain = best(&dev, || drop(tiled_attention(&q, &k, &v, causal).unwrap()));
+                let tf32 = best(&dev, || drop(tf32x3_attention(&q, &k, &v, causal).unwrap()));
                 let f16_s = best(&dev, || drop(tensor_core_attention(&f16, causal).unwrap()));
                 let bf16_s = best(&dev, || drop(tensor_core_attention(&bf16, causal).unwrap()));
                 // chapter 1 holds the n × n weights: 8 GiB of them per call at n = 16,384
@@ -82,8 +83,9 @@ mod timing {
                     ))
                 });
                 println!(
-                    "{n:>6} {causal:>6} {:>17} {:>17} {:>17} {:>17}",
+                    "{n:>6} {causal:>6} {:>17} {:>17} {:>17} {:>17} {:>17}",
                     cell(plain),
+                    cell(tf32),
                     cell(f16_s),
                     cell(bf16_s),
                     cell(dense)

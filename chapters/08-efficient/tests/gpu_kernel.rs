@@ -1,13 +1,13 @@
 //! The book's CUDA kernels on a real GPU (with `--features cuda`, in the GPU kit): equal to
 //! chapter 1's attention computed by dfdx on the same GPU, with and without the causal mask, at
 //! lengths that are not multiples of the tiles, with batch and heads above 1, at head widths 64
-//! and 128: the plain kernel within 1e-5, the tensor-core kernel within the rounding of its
+//! and 128: the plain and the 3xTF32 kernels within 1e-5, the tensor-core kernel on halves within the rounding of its
 //! weights to half precision (2^-11 of the largest |v| for float16, 2^-8 for bfloat16), chapter 1
 //! taking the same rounded inputs; and the refusals. Without the feature this module is not
 //! compiled at all, so a CPU run never counts these tests as passed.
 
 use ch01_attention::{broadcast_mask, causal_allowed, scaled_dot_product_attention};
-use ch08_efficient::gpu::{tensor_core_attention, tiled_attention, to_halves};
+use ch08_efficient::gpu::{tensor_core_attention, tf32x3_attention, tiled_attention, to_halves};
 use ch08_efficient::gpu::{GpuAttentionError, Half};
 use dfdx::prelude::*;
 
@@ -17,11 +17,19 @@ fn inputs<const D: usize>(dev: &Cuda, b: usize, h: usize, n: usize) -> [Qkv<D>; 
     [1, 2, 3].map(|seed| support::normal_tensor(dev, seed, (b, h, n, Const::<D>)))
 }
 
-/// The largest difference between the kernel and chapter 1 at one shape.
-fn largest_difference<const D: usize>(b: usize, h: usize, n: usize, causal: bool) -> f32 {
+/// A float32 kernel: the plain one or 3xTF32.
+type Float32Kernel<const D: usize> =
+    fn(&Qkv<D>, &Qkv<D>, &Qkv<D>, bool) -> Result<Qkv<D>, GpuAttentionError>;
+
+/// The largest difference between a float32 kernel and chapter 1 at one shape.
+fn largest_difference<const D: usize>(
+    kernel: Float32Kernel<D>,
+    (b, h, n): (usize, usize, usize),
+    causal: bool,
+) -> f32 {
     let dev = Cuda::seed_from_u64(0);
     let [q, k, v] = inputs::<D>(&dev, b, h, n);
-    let got = tiled_attention(&q, &k, &v, causal).unwrap().as_vec();
+    let got = kernel(&q, &k, &v, causal).unwrap().as_vec();
     let mask = causal.then(|| broadcast_mask(causal_allowed(&dev, n), b, h));
     let (want, _) = scaled_dot_product_attention(q, k, v, mask.as_ref());
     let want = want.as_vec();
@@ -29,20 +37,30 @@ fn largest_difference<const D: usize>(b: usize, h: usize, n: usize, causal: bool
     got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
 }
 
-#[test]
-fn the_kernel_equals_chapter_1_on_the_gpu() {
-    for (b, h, n) in [(1, 1, 1), (2, 3, 37), (1, 8, 200), (2, 4, 1000)] {
+/// A float32 kernel against chapter 1 at every shape, within 1e-5.
+fn check_float32(name: &str, d64: Float32Kernel<64>, d128: Float32Kernel<128>) {
+    for shape in [(1, 1, 1), (2, 3, 37), (1, 8, 200), (2, 4, 1000)] {
         for causal in [false, true] {
-            let diff = largest_difference::<64>(b, h, n, causal);
-            println!("d 64, batch {b}, {h} heads, n {n}, causal {causal}: {diff:e}");
-            assert!(diff < 1e-5, "d 64, batch {b}, {h} heads, n {n}, causal {causal}: {diff}");
+            let diff = largest_difference::<64>(d64, shape, causal);
+            println!("{name}, d 64, {shape:?}, causal {causal}: {diff:e}");
+            assert!(diff < 1e-5, "{name} d 64, {shape:?}, causal {causal}: {diff}");
         }
     }
     for causal in [false, true] {
-        let diff = largest_difference::<128>(2, 2, 333, causal);
-        println!("d 128, batch 2, 2 heads, n 333, causal {causal}: {diff:e}");
-        assert!(diff < 1e-5, "d 128, n 333, causal {causal}: {diff}");
+        let diff = largest_difference::<128>(d128, (2, 2, 333), causal);
+        println!("{name}, d 128, (2, 2, 333), causal {causal}: {diff:e}");
+        assert!(diff < 1e-5, "{name} d 128, n 333, causal {causal}: {diff}");
     }
+}
+
+#[test]
+fn the_plain_kernel_equals_chapter_1_on_the_gpu() {
+    check_float32("plain", tiled_attention, tiled_attention);
+}
+
+#[test]
+fn the_3xtf32_kernel_equals_chapter_1_on_the_gpu() {
+    check_float32("3xTF32", tf32x3_attention, tf32x3_attention);
 }
 
 /// `t` rounded to `half` and back, on the host.

@@ -11,6 +11,9 @@
 #ifndef SHARED_TILE
 #define SHARED_TILE(name) __shared__ float name[TILE_K][HEAD_DIM]
 #endif
+#ifndef SHARED_FLOATS
+#define SHARED_FLOATS(name, count) __shared__ __align__(16) float name[count]
+#endif
 #ifndef SHARED_HALVES
 #define SHARED_HALVES(name, count) __shared__ __align__(16) unsigned short name[count]
 #endif

@@ -21,7 +21,26 @@ pub fn tiled_attention<B: Dim, H: Dim, S: Dim, const D: usize>(
     v: &Qkv<B, H, S, D>,
     causal: bool,
 ) -> Result<Qkv<B, H, S, D>, GpuAttentionError> {
-    let launch = plan(Kernel::Plain, q, k, v)?;
+    float32_kernel(Kernel::Plain, [q, k, v], causal)
+}
+
+/// [`tiled_attention`] by the float32 tensor-core kernel (3xTF32).
+pub fn tf32x3_attention<B: Dim, H: Dim, S: Dim, const D: usize>(
+    q: &Qkv<B, H, S, D>,
+    k: &Qkv<B, H, S, D>,
+    v: &Qkv<B, H, S, D>,
+    causal: bool,
+) -> Result<Qkv<B, H, S, D>, GpuAttentionError> {
+    float32_kernel(Kernel::Tf32x3, [q, k, v], causal)
+}
+
+/// One of the two kernels that take float32 tensors as they are.
+fn float32_kernel<B: Dim, H: Dim, S: Dim, const D: usize>(
+    kernel: Kernel,
+    [q, k, v]: [&Qkv<B, H, S, D>; 3],
+    causal: bool,
+) -> Result<Qkv<B, H, S, D>, GpuAttentionError> {
+    let launch = plan(kernel, q, k, v)?;
     let inputs = [memory(q, "q")?, memory(k, "k")?, memory(v, "v")?];
     let device = q.device().clone();
     let out = attend(&device, &launch, inputs, causal).map_err(GpuAttentionError::Device)?;

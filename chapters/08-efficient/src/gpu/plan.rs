@@ -74,6 +74,9 @@ pub enum Kernel {
     /// `attention_mma.cu`: half-precision inputs on the tensor cores, float32 sums, a warp per
     /// 16 query rows
     TensorCores(Half),
+    /// `attention_tf32.cu`: float32 on the tensor cores, each product as three TF32 products
+    /// (3xTF32), a warp per 16 query rows
+    Tf32x3,
 }
 
 /// One configuration of a kernel: the source is compiled once per kernel and head width.
@@ -87,9 +90,10 @@ pub struct Config {
 }
 
 impl Config {
-    /// The plain kernel takes the widest key tile whose keys and values (f32) fit
-    /// [`SHARED_LIMIT`], at most 64 keys: 64 for `d = 64` (32 KiB), 32 for `d = 128` (32 KiB).
-    /// The tensor-core kernel takes 64 keys for both (18 KiB and 35 KiB of halves).
+    /// Each kernel takes the widest key tile whose keys and values fit [`SHARED_LIMIT`], at most
+    /// 64 keys: the plain kernel 64 for `d = 64` and 32 for `d = 128` (32 KiB each); the kernel
+    /// on halves 64 for both (18 KiB and 35 KiB); the 3xTF32 kernel 64 and 32 (34 KiB and 33 KiB,
+    /// its rows padded by 4 floats).
     pub fn new(kernel: Kernel, head_dim: usize) -> Result<Config, GpuAttentionError> {
         if head_dim != 64 && head_dim != 128 {
             return Err(GpuAttentionError::HeadWidth(head_dim));
@@ -108,6 +112,7 @@ impl Config {
         match self.kernel {
             Kernel::Plain => 2 * k * d * 4,
             Kernel::TensorCores(_) => (k * (d + 8) + d * (k + 8)) * 2,
+            Kernel::Tf32x3 => 2 * k * (d + 4) * 4,
         }
     }
 
@@ -115,7 +120,7 @@ impl Config {
     pub fn threads(&self) -> usize {
         match self.kernel {
             Kernel::Plain => TILE_Q,
-            Kernel::TensorCores(_) => TILE_Q / 16 * 32,
+            Kernel::TensorCores(_) | Kernel::Tf32x3 => TILE_Q / 16 * 32,
         }
     }
 
@@ -136,6 +141,7 @@ impl Config {
         match self.kernel {
             Kernel::Plain => super::SOURCE,
             Kernel::TensorCores(_) => super::SOURCE_MMA,
+            Kernel::Tf32x3 => super::SOURCE_TF32,
         }
     }
 
@@ -144,14 +150,19 @@ impl Config {
         match self.kernel {
             Kernel::Plain => "tiled_attention_f32",
             Kernel::TensorCores(_) => "tiled_attention_mma",
+            Kernel::Tf32x3 => "tiled_attention_tf32",
         }
     }
 
     /// Every configuration the chapter compiles: both kernels (the tensor-core one in both half
     /// types) at both head widths.
     pub fn all() -> Vec<Config> {
-        let kernels =
-            [Kernel::Plain, Kernel::TensorCores(Half::F16), Kernel::TensorCores(Half::Bf16)];
+        let kernels = [
+            Kernel::Plain,
+            Kernel::TensorCores(Half::F16),
+            Kernel::TensorCores(Half::Bf16),
+            Kernel::Tf32x3,
+        ];
         let widths = [64, 128];
         kernels
             .iter()
@@ -159,11 +170,11 @@ impl Config {
             .collect()
     }
 
-    /// The virtual architecture nvrtc compiles for: `compute_80` for the tensor-core kernel
-    /// (`mma.sync` on halves, `cvt` to bfloat16); nvrtc's own default (`compute_75` in CUDA 13)
-    /// for the plain one.
+    /// The virtual architecture nvrtc compiles for: `compute_80` for the tensor-core kernels
+    /// (`mma.sync` on halves and TF32, `cvt` to bfloat16 and TF32); nvrtc's own default
+    /// (`compute_75` in CUDA 13) for the plain one.
     pub fn arch(&self) -> Option<&'static str> {
-        matches!(self.kernel, Kernel::TensorCores(_)).then_some("compute_80")
+        (self.kernel != Kernel::Plain).then_some("compute_80")
     }
 
     /// Every function the compiled module holds: the attention kernel, and the tensor-core
@@ -172,6 +183,7 @@ impl Config {
         match self.kernel {
             Kernel::Plain => &["tiled_attention_f32"],
             Kernel::TensorCores(_) => &["tiled_attention_mma", "to_halves"],
+            Kernel::Tf32x3 => &["tiled_attention_tf32"],
         }
     }
 
@@ -186,6 +198,7 @@ impl Config {
             Kernel::Plain => "f32",
             Kernel::TensorCores(Half::F16) => "f16",
             Kernel::TensorCores(Half::Bf16) => "bf16",
+            Kernel::Tf32x3 => "tf32x3",
         };
         format!("ch08_tiled_{kind}_d{}_k{}", self.head_dim, self.tile_k)
     }
@@ -226,7 +239,9 @@ impl Launch {
             block: (config.threads() as u32, 1, 1),
             scale: match kernel {
                 Kernel::Plain => 1.0 / (d as f32).sqrt(),
-                Kernel::TensorCores(_) => std::f32::consts::LOG2_E / (d as f32).sqrt(),
+                Kernel::TensorCores(_) | Kernel::Tf32x3 => {
+                    std::f32::consts::LOG2_E / (d as f32).sqrt()
+                }
             },
         })
     }
