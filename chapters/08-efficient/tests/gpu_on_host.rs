@@ -25,6 +25,7 @@ fn build(config: Config) -> PathBuf {
     std::fs::write(dir.join("config.h"), config_h).unwrap();
     std::fs::write(dir.join(file), config.source()).unwrap();
     std::fs::write(dir.join("common.cuh"), ch08_efficient::gpu::COMMON).unwrap();
+    std::fs::write(dir.join("warp_softmax.cuh"), ch08_efficient::gpu::WARP_SOFTMAX).unwrap();
     let exe = dir.join("run_kernel");
     let cc = Command::new("cc")
         .args(["-O2", "-std=c11", "-pthread", "-I"])

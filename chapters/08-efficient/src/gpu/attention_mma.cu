@@ -15,9 +15,10 @@
  * feeds the second product without moving.
  *
  * Compiled at run time by nvrtc, once per configuration; the host puts HEAD_DIM (64 or 128),
- * TILE_K (64), TILE_Q (64) and HALF_BF16 (0 or 1), then common.cuh, before this source. Layout: q, k, v are
- * (heads, n, HEAD_DIM) row-major halves, out the same in float32. Grid: (ceil(n / 64), heads);
- * block: 128 threads. Needs compute capability 8.0 or newer. */
+ * TILE_K (64), TILE_Q (64) and HALF_BF16 (0 or 1), then common.cuh and warp_softmax.cuh (the
+ * online softmax on fragments, shared with attention_tf32.cu), before this source. Layout: q, k,
+ * v are (heads, n, HEAD_DIM) row-major halves, out the same in float32. Grid:
+ * (ceil(n / 64), heads); block: 128 threads. Needs compute capability 8.0 or newer. */
 
 #define MMA_THREADS (TILE_Q / 16 * 32)
 /* rows of the shared tiles padded by 8 halves (16 bytes): the 8 rows a warp reads at once then
@@ -50,10 +51,6 @@ static __device__ __forceinline__ unsigned pack_pair(float lo, float hi)
     return r;
 }
 
-static __device__ __forceinline__ float shfl_xor(float x, int lanes)
-{
-    return __shfl_xor_sync(0xffffffffu, x, lanes);
-}
 
 /* two neighbouring halves as one 32-bit word (the index is even: 4-byte aligned) */
 static __device__ __forceinline__ unsigned pair_at(const unsigned short *p)
@@ -123,36 +120,10 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
                 mma_16816(s[nb], qa[ks], b);
             }
         }
-        /* keys past the end, and with the causal mask keys after the row, get no weight */
-#pragma unroll
-        for (int nb = 0; nb < TILE_K / 8; nb++) {
-#pragma unroll
-            for (int x = 0; x < 4; x++) {
-                const int key = k0 + nb * 8 + 2 * t + x % 2;
-                if (key >= n || (causal && key > rows[x / 2])) s[nb][x] = NEG_INFINITY;
-            }
-        }
-        /* the online softmax: each row's new maximum over its 4 lanes, then the rescale */
+        mask_scores(s, k0, t, rows, n, causal);
+        /* the online softmax: each row's new maximum, then the rescale */
         float base[2];
-#pragma unroll
-        for (int r = 0; r < 2; r++) {
-            float mx = m[r];
-#pragma unroll
-            for (int nb = 0; nb < TILE_K / 8; nb++) mx = fmaxf(mx, fmaxf(s[nb][2 * r], s[nb][2 * r + 1]));
-            mx = fmaxf(mx, shfl_xor(mx, 1));
-            mx = fmaxf(mx, shfl_xor(mx, 2));
-            /* exp(x - m) as exp2(x log2(e) / sqrt(d) - m log2(e) / sqrt(d)); a row that has seen
-               only masked keys keeps -inf and base 0, so its weights are 0, not NaN */
-            base[r] = mx == NEG_INFINITY ? 0.0f : mx * scale_log2;
-            const float correction = exp2f(m[r] * scale_log2 - base[r]);
-            l[r] *= correction;
-#pragma unroll
-            for (int d = 0; d < HEAD_DIM / 8; d++) {
-                o[d][2 * r] *= correction;
-                o[d][2 * r + 1] *= correction;
-            }
-            m[r] = mx;
-        }
+        rescale(s, o, m, l, base, scale_log2);
         /* P, rounded to halves as A fragments of 16 keys; the sums l keep float32 */
         unsigned pa[TILE_K / 16][4];
 #pragma unroll
@@ -183,20 +154,7 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
         __syncthreads(); /* nobody loads the next tile while another warp still reads this one */
     }
 
-    /* each row's sum over its 4 lanes, then out = O / l */
-#pragma unroll
-    for (int r = 0; r < 2; r++) {
-        l[r] += shfl_xor(l[r], 1);
-        l[r] += shfl_xor(l[r], 2);
-    }
-#pragma unroll
-    for (int d = 0; d < HEAD_DIM / 8; d++) {
-#pragma unroll
-        for (int x = 0; x < 4; x++) {
-            const int row = rows[x / 2];
-            if (row < n) out[head + (size_t)row * HEAD_DIM + d * 8 + 2 * t + x % 2] = o[d][x] / l[x / 2];
-        }
-    }
+    write_rows(o, l, rows, t, n, out + head);
 }
 
 /* float32 to halves, two at a time (every tensor here has an even length) */

@@ -20,8 +20,9 @@
  * a3 (g + 8, t + 4); B (8 x 8): b0 (t, g), b1 (t + 4, g); the result as for m16n8k16.
  *
  * Compiled at run time by nvrtc; the host puts HEAD_DIM (64 or 128), TILE_K (64 or 32) and
- * TILE_Q (64), then common.cuh, before this source. q, k, v, out: (heads, n, HEAD_DIM) row-major
- * float32. Grid: (ceil(n / 64), heads); block: 128 threads. Compute capability 8.0 or newer. */
+ * TILE_Q (64), then common.cuh and warp_softmax.cuh, before this source. q, k, v, out:
+ * (heads, n, HEAD_DIM) row-major float32. Grid: (ceil(n / 64), heads); block: 128 threads.
+ * Compute capability 8.0 or newer. */
 
 #define TF32_THREADS (TILE_Q / 16 * 32)
 /* rows padded by 4 floats: the fragments' reads (8 rows by 4 columns, or 4 rows by 8 columns
@@ -45,10 +46,6 @@ static __device__ __forceinline__ void mma_1688(float *c, const unsigned *a, con
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-static __device__ __forceinline__ float shfl_xor(float x, int lanes)
-{
-    return __shfl_xor_sync(0xffffffffu, x, lanes);
-}
 #endif
 
 /* x as big + small, both TF32 */
@@ -119,32 +116,10 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
                 mma_3xtf32(s[nb], qa_big[ks], qa_small[ks], b_big, b_small);
             }
         }
-#pragma unroll
-        for (int nb = 0; nb < TILE_K / 8; nb++) {
-#pragma unroll
-            for (int x = 0; x < 4; x++) {
-                const int key = k0 + nb * 8 + 2 * t + x % 2;
-                if (key >= n || (causal && key > rows[x / 2])) s[nb][x] = NEG_INFINITY;
-            }
-        }
+        mask_scores(s, k0, t, rows, n, causal);
+        /* the online softmax: each row's new maximum, then the rescale */
         float base[2];
-#pragma unroll
-        for (int r = 0; r < 2; r++) {
-            float mx = m[r];
-#pragma unroll
-            for (int nb = 0; nb < TILE_K / 8; nb++) mx = fmaxf(mx, fmaxf(s[nb][2 * r], s[nb][2 * r + 1]));
-            mx = fmaxf(mx, shfl_xor(mx, 1));
-            mx = fmaxf(mx, shfl_xor(mx, 2));
-            base[r] = mx == NEG_INFINITY ? 0.0f : mx * scale_log2;
-            const float correction = exp2f(m[r] * scale_log2 - base[r]);
-            l[r] *= correction;
-#pragma unroll
-            for (int d = 0; d < HEAD_DIM / 8; d++) {
-                o[d][2 * r] *= correction;
-                o[d][2 * r + 1] *= correction;
-            }
-            m[r] = mx;
-        }
+        rescale(s, o, m, l, base, scale_log2);
         /* O += P V, 8 keys at a time: P's block nb is the A operand with its keys in the order
            2t, 2t + 1 (as a0/a1 and a2/a3), and V's rows are read in that order */
 #pragma unroll
@@ -171,17 +146,5 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
         __syncthreads();
     }
 
-#pragma unroll
-    for (int r = 0; r < 2; r++) {
-        l[r] += shfl_xor(l[r], 1);
-        l[r] += shfl_xor(l[r], 2);
-    }
-#pragma unroll
-    for (int d = 0; d < HEAD_DIM / 8; d++) {
-#pragma unroll
-        for (int x = 0; x < 4; x++) {
-            const int row = rows[x / 2];
-            if (row < n) out[head + (size_t)row * HEAD_DIM + d * 8 + 2 * t + x % 2] = o[d][x] / l[x / 2];
-        }
-    }
+    write_rows(o, l, rows, t, n, out + head);
 }

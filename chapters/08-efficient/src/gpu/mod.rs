@@ -29,6 +29,9 @@ pub use plan::{Config, GpuAttentionError, Half, Kernel, Launch, TILE_Q};
 /// What both kernels' sources need first: the kernel qualifier, -∞, the shared tiles.
 pub const COMMON: &str = include_str!("common.cuh");
 
+/// The online softmax on mma result fragments, shared by the two tensor-core kernels.
+pub const WARP_SOFTMAX: &str = include_str!("warp_softmax.cuh");
+
 /// The plain kernel's CUDA C source. The host puts [`Config::defines`] and [`COMMON`] before it.
 pub const SOURCE: &str = include_str!("attention.cu");
 

@@ -187,9 +187,11 @@ impl Config {
         }
     }
 
-    /// What nvrtc compiles: the defines, [`COMMON`](super::COMMON), the kernel's source.
+    /// What nvrtc compiles: the defines, [`COMMON`](super::COMMON), for the tensor-core kernels
+    /// [`WARP_SOFTMAX`](super::WARP_SOFTMAX), and the kernel's source.
     pub fn nvrtc_source(&self) -> String {
-        self.defines() + super::COMMON + self.source()
+        let softmax = if self.kernel == Kernel::Plain { "" } else { super::WARP_SOFTMAX };
+        self.defines() + super::COMMON + softmax + self.source()
     }
 
     /// The name of the compiled module, one per configuration.
