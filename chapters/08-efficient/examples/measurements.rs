@@ -97,6 +97,8 @@ fn write_tables(dir: &Path) {
     std::fs::write(dir.join("pytorch.md"), pytorch_tables()).expect("write pytorch.md");
     std::fs::write(dir.join("limits.md"), limits_tables()).expect("write limits.md");
     std::fs::write(dir.join("gpu.md"), gpu_tables()).expect("write gpu.md");
+    let kernels = ch08_efficient::gpu::plan::kernels_table();
+    std::fs::write(dir.join("gpu-kernels.md"), kernels).expect("write gpu-kernels.md");
     println!("wrote the tables in {}", dir.display());
 }
 

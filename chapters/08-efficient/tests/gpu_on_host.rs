@@ -73,6 +73,14 @@ fn rounded(x: &Heads, half: Half) -> Heads {
     Heads::new(x.heads, x.n, x.d, x.data.iter().map(round).collect())
 }
 
+/// How far the float32 kernels may be from the dense computation.
+const FLOAT32_BOUND: f32 = 1e-5;
+
+/// The relative rounding of one weight to float16 and to bfloat16: half an ulp at 1 (11 and 8
+/// significant bits).
+const F16_ROUNDING: i32 = -11;
+const BF16_ROUNDING: i32 = -8;
+
 /// The largest difference between `kernel` and the dense computation, and the bound it must
 /// stay within: 1e-5 in float32 (3xTF32 included); with halves, the rounding of the weights P to the half type
 /// (relative error at most 2^-11 for float16, 2^-8 for bfloat16) times the largest |v|, the dense
@@ -88,9 +96,9 @@ fn difference<const D: usize>(kernel: Kernel, heads: usize, n: usize, causal: bo
     let got = on_host(kernel, &q, &k, &v, causal);
     let largest_v = v.data.iter().fold(0.0f32, |m, x| m.max(x.abs()));
     let bound = match kernel {
-        Kernel::Plain | Kernel::Tf32x3 => 1e-5,
-        Kernel::TensorCores(Half::F16) => 2f32.powi(-11) * largest_v + 1e-5,
-        Kernel::TensorCores(Half::Bf16) => 2f32.powi(-8) * largest_v + 1e-5,
+        Kernel::Plain | Kernel::Tf32x3 => FLOAT32_BOUND,
+        Kernel::TensorCores(Half::F16) => 2f32.powi(F16_ROUNDING) * largest_v + FLOAT32_BOUND,
+        Kernel::TensorCores(Half::Bf16) => 2f32.powi(BF16_ROUNDING) * largest_v + FLOAT32_BOUND,
     };
     let diff = got.data.iter().zip(&want.data).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     (diff, bound)
@@ -181,4 +189,34 @@ fn the_plan_refuses_what_the_kernels_cannot_do() {
     assert!(Launch::plan(plain, 65_535, 10, 64).is_ok());
     let said = E::HeadWidth(96).to_string();
     assert_eq!(said, "head width 96: the kernel is built for 64 and 128");
+}
+
+#[test]
+fn the_gpu_page_is_the_plan() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("../../book/src/08-efficient.md")).unwrap();
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cores = Config::new(Kernel::TensorCores(Half::F16), 64).unwrap();
+    let warps = cores.threads() / 32;
+    let said = [
+        format!("one block per tile of {} queries of one head", ch08_efficient::gpu::TILE_Q),
+        format!(
+            "The second kernel gives each warp {} query rows",
+            ch08_efficient::gpu::TILE_Q / warps
+        ),
+        // m16n8k16: 8 keys (n) per instruction, 16 dims summed (k)
+        "for 8 keys per `mma.sync.m16n8k16` instruction".to_string(),
+        "the float32 kernels within $10^{-5}$".to_string(),
+        "$2^{-11}$ (float16) or $2^{-8}$ (bfloat16) of the largest $|v|$".to_string(),
+        "TF32 numbers (10 stored mantissa bits)".to_string(),
+    ];
+    for s in &said {
+        assert!(page.contains(s.as_str()), "chapter 8 should say {s:?}");
+    }
+    assert_eq!((FLOAT32_BOUND, F16_ROUNDING, BF16_ROUNDING), (1e-5, -11, -8));
+    assert!(ch08_efficient::gpu::SOURCE_MMA.contains("mma.sync.aligned.m16n8k16"));
+    // TF32 keeps 10 of float32's 23 mantissa bits: the stand-in's rounding clears the other 13
+    let host = std::fs::read_to_string(root.join("tests/fixtures/mma_on_host.h")).unwrap();
+    assert!(host.contains("& 0xffffe000u"));
+    assert_eq!((0xffffe000u32 & 0x007f_ffff).count_ones(), 10);
 }

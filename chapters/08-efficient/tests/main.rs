@@ -8,6 +8,8 @@ mod equality;
 mod figures;
 #[cfg(feature = "cuda")]
 mod gpu_kernel;
+// the CPU stand-in needs a C compiler, which a GPU machine may lack; there gpu_kernel runs instead
+#[cfg(not(feature = "cuda"))]
 mod gpu_on_host;
 mod measurement_tables;
 mod measurements;

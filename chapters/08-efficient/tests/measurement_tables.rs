@@ -26,6 +26,12 @@ fn tables_are_current() {
     );
     assert_eq!(committed("limits.md"), limits_tables(), "measurements/limits.md is stale; {hint}");
     assert_eq!(committed("gpu.md"), gpu_tables(), "measurements/gpu.md is stale; {hint}");
+    let kernels = ch08_efficient::gpu::plan::kernels_table();
+    assert_eq!(
+        committed("gpu-kernels.md"),
+        kernels,
+        "measurements/gpu-kernels.md is stale; {hint}"
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@ KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, 
         acc[c] = 0.0f;
     }
 
+    /* ANCHOR: plain_tile */
     /* with the causal mask, no query of this block sees a key after its last query:
        the tiles past the diagonal are skipped whole */
     const int keys = causal ? min(n, q0 + TILE_Q) : n;
@@ -59,6 +60,7 @@ KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, 
         }
         __syncthreads(); /* nobody loads the next tile while another thread still reads this one */
     }
+    /* ANCHOR_END: plain_tile */
 
     if (i < n) {
 #pragma unroll

@@ -4,8 +4,8 @@
  * one TF32 product has about 3 correct decimal digits, too few for a float32 result. Each float32
  * x is therefore split into two TF32 numbers, big = tf32(x) and small = tf32(x - big), and each
  * product a b is taken as big_a small_b + small_a big_b + big_a big_b: three mma.sync m16n8k8
- * instructions, the small terms first, summed in float32; small_a small_b (about 2^-22 of the
- * product) is left out. This is 3xTF32 (Ootomo and Yokota 2022; CUTLASS calls it so): float32
+ * instructions, their sums added up in float32 outside the tensor cores; small_a small_b (about
+ * 2^-22 of the product) is left out. This is 3xTF32 (Ootomo and Yokota 2022; CUTLASS calls it so): float32
  * accuracy at three times the tensor work, which the tensor cores can afford.
  *
  * The rest is the tensor-core kernel's scheme (attention_mma.cu): TILE_Q = 64 queries a block,
@@ -55,14 +55,21 @@ static __device__ __forceinline__ void split(float x, unsigned *big, unsigned *s
     *small = to_tf32(x - __uint_as_float(*big));
 }
 
-/* c += a b to float32 accuracy from the split operands: three TF32 products */
+/* c += a b to float32 accuracy from the split operands: three TF32 products. The tensor cores
+   round their sums toward zero, an error that would pile up over the many blocks added into c;
+   so each block's products start from zero on the tensor cores (the two small terms together,
+   the main term alone) and are added to c in float32, rounding to nearest (Ootomo and Yokota
+   2022) */
 static __device__ __forceinline__ void mma_3xtf32(float *c, const unsigned *a_big,
                                                   const unsigned *a_small, const unsigned *b_big,
                                                   const unsigned *b_small)
 {
-    mma_1688(c, a_big, b_small);
-    mma_1688(c, a_small, b_big);
-    mma_1688(c, a_big, b_big);
+    float main[4] = {0.0f, 0.0f, 0.0f, 0.0f}, fix[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    mma_1688(fix, a_big, b_small);
+    mma_1688(fix, a_small, b_big);
+    mma_1688(main, a_big, b_big);
+#pragma unroll
+    for (int x = 0; x < 4; x++) c[x] += main[x] + fix[x];
 }
 
 KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v, float *out,

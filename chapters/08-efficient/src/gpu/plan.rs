@@ -273,3 +273,44 @@ pub fn flops(heads: usize, n: usize, d: usize, causal: bool) -> f64 {
         false => full,
     }
 }
+
+/// The page's table of the kernels: per kernel, its inputs, threads a block, and at head widths
+/// 64 and 128 its keys a tile and bytes of shared memory a block.
+pub fn kernels_table() -> String {
+    let rows = [
+        ("plain (`attention.cu`)", "float32", Kernel::Plain, "one per query row"),
+        (
+            "tensor cores (`attention_mma.cu`)",
+            "float16 or bfloat16",
+            Kernel::TensorCores(Half::F16),
+            "a warp per 16 rows",
+        ),
+        ("3xTF32 (`attention_tf32.cu`)", "float32", Kernel::Tf32x3, "a warp per 16 rows"),
+    ];
+    let mut out = format!(
+        "Each kernel takes {TILE_Q} queries a block; at head width 64 and 128:\n\n\
+         | kernel | inputs | threads a block | keys a tile | shared memory a block, bytes |\n\
+         |---|---|---|---:|---:|\n"
+    );
+    for (name, inputs, kernel, threads) in rows {
+        let [small, large] = [64, 128].map(|d| Config::new(kernel, d).expect("64 and 128"));
+        assert_eq!(small.threads(), large.threads());
+        out += &format!(
+            "| {name} | {inputs} | {}, {threads} | {} / {} | {} / {} |\n",
+            small.threads(),
+            small.tile_k,
+            large.tile_k,
+            thousands(small.shared_bytes()),
+            thousands(large.shared_bytes())
+        );
+    }
+    out
+}
+
+/// `35840` as `35,840`.
+fn thousands(x: usize) -> String {
+    match x {
+        0..=999 => x.to_string(),
+        _ => format!("{},{:03}", thousands(x / 1000), x % 1000),
+    }
+}
