@@ -22,7 +22,7 @@ KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, 
 
     float q_row[HEAD_DIM], acc[HEAD_DIM];
     float m = NEG_INFINITY, l = 0.0f;
-#pragma unroll
+    #pragma unroll
     for (int c = 0; c < HEAD_DIM; c++) {
         /* 1/sqrt(d) folded into the query once instead of into every score */
         q_row[c] = i < n ? q[head + (size_t)i * HEAD_DIM + c] * scale : 0.0f;
@@ -47,14 +47,14 @@ KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, 
         if (causal) last = min(last, i - k0 + 1);
         for (int j = 0; j < last; j++) {
             float s = 0.0f;
-#pragma unroll
+            #pragma unroll
             for (int c = 0; c < HEAD_DIM; c++) s += q_row[c] * k_tile[j][c];
             /* the online softmax, one key at a time: rescale what was summed when m grows */
             const float m_new = fmaxf(m, s);
             const float correction = expf(m - m_new); /* exp(-inf) = 0 on the first key */
             const float p = expf(s - m_new);
             l = l * correction + p;
-#pragma unroll
+            #pragma unroll
             for (int c = 0; c < HEAD_DIM; c++) acc[c] = acc[c] * correction + p * v_tile[j][c];
             m = m_new;
         }
@@ -63,7 +63,7 @@ KERNEL void tiled_attention_f32(const float *q, const float *k, const float *v, 
     /* ANCHOR_END: plain_tile */
 
     if (i < n) {
-#pragma unroll
+        #pragma unroll
         for (int c = 0; c < HEAD_DIM; c++) out[head + (size_t)i * HEAD_DIM + c] = acc[c] / l;
     }
 }

@@ -78,16 +78,16 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
 
     /* the warp's 16 query rows as A fragments, one per 16 dims; they stay in registers */
     unsigned qa[HEAD_DIM / 16][4];
-#pragma unroll
+    #pragma unroll
     for (int s = 0; s < HEAD_DIM / 16; s++) {
-#pragma unroll
+        #pragma unroll
         for (int x = 0; x < 4; x++) {
             const int row = rows[x % 2], col = 16 * s + 8 * (x / 2) + 2 * t;
             qa[s][x] = row < n ? pair_at(q + head + (size_t)row * HEAD_DIM + col) : 0u;
         }
     }
     float o[HEAD_DIM / 8][4];
-#pragma unroll
+    #pragma unroll
     for (int d = 0; d < HEAD_DIM / 8; d++) o[d][0] = o[d][1] = o[d][2] = o[d][3] = 0.0f;
     /* per row: the running maximum (a score) and this lane's share of the running sum */
     float m[2] = {NEG_INFINITY, NEG_INFINITY}, l[2] = {0.0f, 0.0f};
@@ -110,10 +110,10 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
 
         /* S = Q K^T: 16 rows by 64 keys, in 8 blocks of 8 keys */
         float s[TILE_K / 8][4];
-#pragma unroll
+        #pragma unroll
         for (int nb = 0; nb < TILE_K / 8; nb++) {
             s[nb][0] = s[nb][1] = s[nb][2] = s[nb][3] = 0.0f;
-#pragma unroll
+            #pragma unroll
             for (int ks = 0; ks < HEAD_DIM / 16; ks++) {
                 const unsigned short *kr = k_tile + (nb * 8 + g) * K_STRIDE + 16 * ks + 2 * t;
                 const unsigned b[2] = {pair_at(kr), pair_at(kr + 8)};
@@ -126,12 +126,12 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
         rescale(s, o, m, l, base, scale_log2);
         /* P, rounded to halves as A fragments of 16 keys; the sums l keep float32 */
         unsigned pa[TILE_K / 16][4];
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < TILE_K / 16; j++) {
             float p[2][4];
-#pragma unroll
+            #pragma unroll
             for (int h = 0; h < 2; h++) {
-#pragma unroll
+                #pragma unroll
                 for (int x = 0; x < 4; x++) p[h][x] = exp2f(s[2 * j + h][x] * scale_log2 - base[x / 2]);
             }
             l[0] += p[0][0] + p[0][1] + p[1][0] + p[1][1];
@@ -142,9 +142,9 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
             pa[j][3] = pack_pair(p[1][2], p[1][3]); /* row g + 8, keys 8 + 2t, 8 + 2t + 1 */
         }
         /* O += P V: 16 rows by HEAD_DIM, in blocks of 8 dims */
-#pragma unroll
+        #pragma unroll
         for (int d = 0; d < HEAD_DIM / 8; d++) {
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < TILE_K / 16; j++) {
                 const unsigned short *vr = vt_tile + (d * 8 + g) * VT_STRIDE + 16 * j + 2 * t;
                 const unsigned b[2] = {pair_at(vr), pair_at(vr + 8)};

@@ -68,7 +68,7 @@ static __device__ __forceinline__ void mma_3xtf32(float *c, const unsigned *a_bi
     mma_1688(fix, a_big, b_small);
     mma_1688(fix, a_small, b_big);
     mma_1688(main, a_big, b_big);
-#pragma unroll
+    #pragma unroll
     for (int x = 0; x < 4; x++) c[x] += main[x] + fix[x];
 }
 
@@ -85,9 +85,9 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
 
     /* the warp's 16 query rows as split A fragments, one per 8 dims */
     unsigned qa_big[HEAD_DIM / 8][4], qa_small[HEAD_DIM / 8][4];
-#pragma unroll
+    #pragma unroll
     for (int s = 0; s < HEAD_DIM / 8; s++) {
-#pragma unroll
+        #pragma unroll
         for (int x = 0; x < 4; x++) {
             const int row = rows[x % 2], col = 8 * s + t + 4 * (x / 2);
             const float value = row < n ? q[head + (size_t)row * HEAD_DIM + col] : 0.0f;
@@ -95,7 +95,7 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
         }
     }
     float o[HEAD_DIM / 8][4];
-#pragma unroll
+    #pragma unroll
     for (int d = 0; d < HEAD_DIM / 8; d++) o[d][0] = o[d][1] = o[d][2] = o[d][3] = 0.0f;
     float m[2] = {NEG_INFINITY, NEG_INFINITY}, l[2] = {0.0f, 0.0f};
 
@@ -111,10 +111,10 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
 
         /* S = Q K^T: 16 rows by TILE_K keys, in blocks of 8 keys */
         float s[TILE_K / 8][4];
-#pragma unroll
+        #pragma unroll
         for (int nb = 0; nb < TILE_K / 8; nb++) {
             s[nb][0] = s[nb][1] = s[nb][2] = s[nb][3] = 0.0f;
-#pragma unroll
+            #pragma unroll
             for (int ks = 0; ks < HEAD_DIM / 8; ks++) {
                 const float *kr = k_tile + (nb * 8 + g) * ROW_STRIDE + 8 * ks + t;
                 unsigned b_big[2], b_small[2];
@@ -129,10 +129,10 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
         rescale(s, o, m, l, base, scale_log2);
         /* O += P V, 8 keys at a time: P's block nb is the A operand with its keys in the order
            2t, 2t + 1 (as a0/a1 and a2/a3), and V's rows are read in that order */
-#pragma unroll
+        #pragma unroll
         for (int nb = 0; nb < TILE_K / 8; nb++) {
             float p[4];
-#pragma unroll
+            #pragma unroll
             for (int x = 0; x < 4; x++) p[x] = exp2f(s[nb][x] * scale_log2 - base[x / 2]);
             l[0] += p[0] + p[1];
             l[1] += p[2] + p[3];
@@ -141,7 +141,7 @@ KERNEL void tiled_attention_tf32(const float *q, const float *k, const float *v,
             split(p[2], &pa_big[1], &pa_small[1]); /* row g + 8, key 2t */
             split(p[1], &pa_big[2], &pa_small[2]); /* row g,     key 2t + 1 */
             split(p[3], &pa_big[3], &pa_small[3]); /* row g + 8, key 2t + 1 */
-#pragma unroll
+            #pragma unroll
             for (int d = 0; d < HEAD_DIM / 8; d++) {
                 const float *vr = v_tile + (nb * 8 + 2 * t) * ROW_STRIDE + 8 * d + g;
                 unsigned b_big[2], b_small[2];

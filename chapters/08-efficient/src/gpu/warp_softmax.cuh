@@ -15,9 +15,9 @@ static __device__ __forceinline__ float shfl_xor(float x, int lanes)
 static __device__ __forceinline__ void mask_scores(float (*s)[4], int k0, int t, const int *rows,
                                                    int n, int causal)
 {
-#pragma unroll
+    #pragma unroll
     for (int nb = 0; nb < TILE_K / 8; nb++) {
-#pragma unroll
+        #pragma unroll
         for (int x = 0; x < 4; x++) {
             const int key = k0 + nb * 8 + 2 * t + x % 2;
             if (key >= n || (causal && key > rows[x / 2])) s[nb][x] = NEG_INFINITY;
@@ -30,10 +30,10 @@ static __device__ __forceinline__ void mask_scores(float (*s)[4], int k0, int t,
 static __device__ __forceinline__ void rescale(float (*s)[4], float (*o)[4], float *m, float *l,
                                                float *base, float scale_log2)
 {
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < 2; r++) {
         float mx = m[r];
-#pragma unroll
+        #pragma unroll
         for (int nb = 0; nb < TILE_K / 8; nb++) mx = fmaxf(mx, fmaxf(s[nb][2 * r], s[nb][2 * r + 1]));
         mx = fmaxf(mx, shfl_xor(mx, 1));
         mx = fmaxf(mx, shfl_xor(mx, 2));
@@ -41,7 +41,7 @@ static __device__ __forceinline__ void rescale(float (*s)[4], float (*o)[4], flo
         base[r] = mx == NEG_INFINITY ? 0.0f : mx * scale_log2;
         const float correction = exp2f(m[r] * scale_log2 - base[r]);
         l[r] *= correction;
-#pragma unroll
+        #pragma unroll
         for (int d = 0; d < HEAD_DIM / 8; d++) {
             o[d][2 * r] *= correction;
             o[d][2 * r + 1] *= correction;
@@ -55,14 +55,14 @@ static __device__ __forceinline__ void rescale(float (*s)[4], float (*o)[4], flo
 static __device__ __forceinline__ void write_rows(float (*o)[4], float *l, const int *rows, int t,
                                                   int n, float *out)
 {
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < 2; r++) {
         l[r] += shfl_xor(l[r], 1);
         l[r] += shfl_xor(l[r], 2);
     }
-#pragma unroll
+    #pragma unroll
     for (int d = 0; d < HEAD_DIM / 8; d++) {
-#pragma unroll
+        #pragma unroll
         for (int x = 0; x < 4; x++) {
             const int row = rows[x / 2];
             if (row < n) out[(size_t)row * HEAD_DIM + d * 8 + 2 * t + x % 2] = o[d][x] / l[x / 2];
