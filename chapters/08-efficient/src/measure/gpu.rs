@@ -7,6 +7,8 @@
 
 use serde::Deserialize;
 
+use super::gpu_kernels::parse_kernels;
+
 /// One length and precision of `compare/sdpa_gpu.py`: milliseconds per backend, `None` where the
 /// backend refused the inputs (flash attention and cuDNN take no float32).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -44,6 +46,8 @@ pub struct GpuRun {
     pub dense: Vec<(usize, f64)>,
     /// the runner's machine lines: host, GPU with driver, CUDA, torch
     pub machine: String,
+    /// the chapter's own kernels (`<gpu>-kernels.txt`); empty for a run made before them
+    pub kernels: Vec<super::gpu_kernels::KernelRow>,
 }
 
 /// The committed run named `gpu` (`"h100"`).
@@ -54,7 +58,10 @@ pub fn gpu_run(gpu: &str) -> GpuRun {
             .unwrap_or_else(|e| panic!("{path}: {e}; `run.sh --timings` of the GPU kit writes it"))
     };
     let sdpa = serde_json::from_str(&read("sdpa.json")).expect("measurements/gpu: sdpa.json");
-    GpuRun { sdpa, dense: parse_dense(&read("dense.txt")), machine: read("machine.txt") }
+    let kernels = format!("{}/measurements/gpu/{gpu}-kernels.txt", env!("CARGO_MANIFEST_DIR"));
+    let kernels =
+        std::fs::read_to_string(kernels).map_or_else(|_| Vec::new(), |t| parse_kernels(&t));
+    GpuRun { sdpa, dense: parse_dense(&read("dense.txt")), machine: read("machine.txt"), kernels }
 }
 
 /// The rows of `device_timing`'s table (`n`, `ms`, `GFLOP/s`); it must have run on the GPU.
@@ -124,7 +131,10 @@ pub fn gpu_tables() -> String {
     super::results::json_names("measurements/gpu", "run.sh --timings of the GPU kit writes it")
         .iter()
         .filter_map(|name| name.strip_suffix("-sdpa"))
-        .map(|gpu| gpu_run(gpu).table())
+        .map(|gpu| {
+            let run = gpu_run(gpu);
+            run.kernels_table().map_or_else(|| run.table(), |k| run.table() + "\n" + &k)
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

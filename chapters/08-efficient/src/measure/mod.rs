@@ -2,12 +2,14 @@
 //! time goes ([`breakdown`]), the CPU's own fused multiply-add limit ([`peak`]), the committed
 //! numbers with the tables and plots made from them ([`results`], read from `measurements/`), and
 //! the PyTorch comparison's runs ([`comparison`], read from `measurements/pytorch/`), and the GPU
-//! comparison's ([`gpu`], read from `measurements/gpu/`).
+//! comparison's ([`gpu`], read from `measurements/gpu/`, with the chapter's own CUDA kernels in
+//! [`gpu_kernels`]).
 //! `cargo xtask bench ch08` runs the criterion benchmark in `benches/` and writes `measurements/`.
 
 pub mod breakdown;
 pub mod comparison;
 pub mod gpu;
+pub mod gpu_kernels;
 pub mod method;
 pub mod peak;
 pub mod results;
