@@ -133,7 +133,8 @@ pub fn gpu_tables() -> String {
         .filter_map(|name| name.strip_suffix("-sdpa"))
         .map(|gpu| {
             let run = gpu_run(gpu);
-            run.kernels_table().map_or_else(|| run.table(), |k| run.table() + "\n" + &k)
+            let kernels = [run.kernels_table(), run.peak_table()].into_iter().flatten();
+            kernels.fold(run.table(), |out, table| out + "\n" + &table)
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -6,6 +6,7 @@
 //! the half-precision kernel against PyTorch's fastest backend in the same type.
 
 use super::gpu::{GpuRun, SdpaRow};
+use super::method::{D, HEADS};
 
 /// One line of `gpu_timing`: milliseconds per kernel at one length, without or with the mask.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +53,61 @@ pub fn fastest(row: &SdpaRow) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// A GPU's dense peak throughput per precision, TFLOP/s: NVIDIA's datasheets for the H100 SXM5
+/// (`NVIDIA H100 80GB HBM3`) and the H200 SXM, which give the same figures (TF32 and half
+/// precision there are quoted with sparsity, twice these).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Peaks {
+    /// the ordinary float32 units
+    pub fp32: f64,
+    /// the tensor cores on TF32
+    pub tf32: f64,
+    /// the tensor cores on float16 or bfloat16 with float32 sums
+    pub half: f64,
+}
+
+/// The peaks of the GPU the runner names (`GPU: <name>, <driver>, <memory>`), if known.
+pub fn peaks(gpu: &str) -> Option<Peaks> {
+    let name = gpu.split(',').next().unwrap_or("");
+    let hopper = name.contains("H100 80GB HBM3") || name.contains("H200");
+    hopper.then_some(Peaks { fp32: 67.0, tf32: 494.7, half: 989.4 })
+}
+
 impl GpuRun {
+    /// The kernels' throughput without the mask as shares of the GPU's peaks: the plain kernel of
+    /// the float32 units', 3xTF32 of a third of TF32's (it does three products for one), the
+    /// half-precision kernel of the tensor cores'. `None` without kernels or known peaks.
+    pub fn peak_table(&self) -> Option<String> {
+        let gpu = self.machine.lines().find_map(|l| l.strip_prefix("GPU: ")).unwrap_or("");
+        let peaks = peaks(gpu)?;
+        let rows: Vec<&KernelRow> = self.kernels.iter().filter(|k| !k.causal).collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let mut out = format!(
+            "TFLOP/s without the mask, and the share of the peak each kernel can reach (float32 \
+             units {}, a third of TF32's {}, half precision {}):\n\n\
+             | n | plain f32 | 3xTF32 | f16 | bf16 |\n|---:|---:|---:|---:|---:|",
+            peaks.fp32, peaks.tf32, peaks.half
+        );
+        for k in rows {
+            let tflops =
+                |ms: f64| crate::gpu::plan::flops(HEADS, k.n, D, false) / (ms * 1e-3) / 1e12;
+            let cell = |ms: f64, peak: f64| {
+                format!("{:.1} ({:.0} %)", tflops(ms), 100.0 * tflops(ms) / peak)
+            };
+            out += &format!(
+                "\n| {} | {} | {} | {} | {} |",
+                k.n,
+                cell(k.plain_ms, peaks.fp32),
+                cell(k.tf32x3_ms, peaks.tf32 / 3.0),
+                cell(k.f16_ms, peaks.half),
+                cell(k.bf16_ms, peaks.half)
+            );
+        }
+        Some(out + "\n")
+    }
+
     /// PyTorch's row at `n` in `dtype`, with or without the mask.
     pub fn sdpa_masked(&self, n: usize, dtype: &str, causal: bool) -> &SdpaRow {
         let row =
@@ -194,5 +249,21 @@ mod tests {
         );
         let before = GpuRun { kernels: vec![], ..run };
         assert_eq!(before.kernels_table(), None);
+    }
+
+    #[test]
+    fn the_kernels_are_set_against_the_gpus_peaks() {
+        assert_eq!(peaks("NVIDIA H200, 580.1, 143771 MiB"), peaks("NVIDIA H100 80GB HBM3, 580"));
+        assert_eq!(peaks("NVIDIA A100-SXM4-80GB, 550"), None);
+        let mut run = run();
+        assert_eq!(run.peak_table(), None, "no GPU named: no peaks");
+        run.machine =
+            "GPU: NVIDIA H100 80GB HBM3, 580.159.04, 81559 MiB (name, driver, memory)".into();
+        let table = run.peak_table().unwrap();
+        // 4 · 8 · 2048² · 64 = 8.59 GFLOP: 2 ms is 4.3 TFLOP/s, 6 % of 67; 0.4 ms 21.5, 13 % of 164.9
+        assert_eq!(
+            table.lines().last().unwrap(),
+            "| 2048 | 4.3 (6 %) | 21.5 (13 %) | 85.9 (9 %) | 71.6 (7 %) |"
+        );
     }
 }
