@@ -17,7 +17,9 @@ pub fn test(root: &Path) -> Result<()> {
         steps.push((name.to_string(), start.elapsed()));
         r.with_context(|| format!("step `{name}` failed"))
     };
-    // the evcxr kernel builds (minutes of compiling) while Jupyter, chromium and the models download
+    // the evcxr kernel builds (minutes of compiling) while Jupyter, chromium and the models
+    // download, and on beside the wasm, lint and test builds: it is waited for only when the
+    // notebooks start
     let evcxr = RefCell::new(None);
     step(
         "setup: lint tools, Jupyter, chromium, Debian's web toolchain; evcxr's build started",
@@ -31,31 +33,36 @@ pub fn test(root: &Path) -> Result<()> {
         },
     )?;
     step("the published models (cargo xtask models)", &models::models)?;
-    step("the evcxr kernel: its build waited for, registered with Jupyter", &|| {
-        evcxr.borrow_mut().take().expect("setup started it").finish()
-    })?;
     step("the book's live widgets in WebAssembly (cargo xtask wasm)", &|| {
         wasm::wasm(root).map(drop)
     })?;
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
-    step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
-        // `--tests` builds no example: the checks build the programs they run (the printed
-        // outputs, the arguments refused), and clippy has type-checked every one; the figures'
-        // and training programs that no check runs are not compiled twice
-        let tests = cargo(root, &["test", "--workspace", "--no-fail-fast", "--tests"]);
-        let docs = cargo(root, &["test", "--workspace", "--no-fail-fast", "--doc"]);
-        tests.and(docs)
+    // `--tests` builds no example: the checks build the programs they run (the printed outputs,
+    // the arguments refused), and clippy has type-checked every one; the figures' and training
+    // programs that no check runs are not compiled twice
+    const TESTS: [&str; 4] = ["test", "--workspace", "--no-fail-fast", "--tests"];
+    step("Rust tests compiled (cargo test --workspace --tests --no-run)", &|| {
+        cargo(root, &[&TESTS[..], &["--no-run"]].concat())
+    })?;
+    // evcxr's build ran beside every step since the setup: only the notebooks need it
+    step("the evcxr kernel: its build waited for, registered with Jupyter", &|| {
+        evcxr.borrow_mut().take().expect("setup started it").finish()
     })?;
     // the notebooks run on about one core (each cell is a small build, then its run) and the
-    // test runs below leave part of the two idle: side by side, the work from here to the end
-    // took 836.6 s against 1,065.8 s one step after another (CONTRIBUTING.md)
+    // test runs below leave part of the two idle: side by side, the work from the tests' runs to
+    // the end took 836.6 s against 1,065.8 s one step after another (CONTRIBUTING.md)
     let notebooks = RefCell::new(None);
     step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
         let args = [&CHECKS[..], &["notebooks::"]].concat();
         *notebooks.borrow_mut() =
             Some(Background::start(root, &args, root.join("target/notebooks.log"))?);
         Ok(())
+    })?;
+    step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
+        let tests = cargo(root, &TESTS);
+        let docs = cargo(root, &["test", "--workspace", "--no-fail-fast", "--doc"]);
+        tests.and(docs)
     })?;
     step("tests that need the published models (their ignored tests)", &|| {
         // every chapter's `tests` binary with `--ignored`, but for chapters 7 and 9's full
