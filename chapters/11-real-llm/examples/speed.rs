@@ -1,7 +1,8 @@
 //! Prefill and decode speed on this machine: the decode path with the file's quantized blocks
 //! and with the weights in `f32`, and chapter 10's model, on a 32-token prompt then 64 greedy
 //! tokens, best and median of 3 rounds (2 of chapter 10's); a profiled pass of each decode path;
-//! and the memory bandwidth as three readers see it
+//! and the memory bandwidth as three readers see it, and each f32 round beside the sum reader run
+//! right after it
 //! (`cargo run --release -p ch11-real-llm --example speed`). `--json` prints one round of each
 //! as JSON, for `compare/compare_speed.py`. `ATTENTION_PREFETCH=0` runs the decode path without
 //! its software prefetch (the default asks for the bytes 1,024 ahead), to measure what it brings.
@@ -30,9 +31,24 @@ fn main() {
     let rounds = if json { 1 } else { 3 };
     let mut results = Vec::new();
     let mut profiles = Vec::new();
+    // each f32 round paired with the sum reader right after it: a shared machine's bandwidth
+    // moves between moments, and the readers at the end may not see the rounds' moment
+    let mut paired = Vec::new();
     for (name, weights) in [("quantized", Weights::Quantized), ("f32", Weights::Dequantized)] {
         let model = Decoder::from_gguf(&file, weights).unwrap();
-        let runs: Vec<Round> = (0..rounds).map(|_| speed::decoder_round(&model, &prompt)).collect();
+        let ones =
+            if json || name != "f32" { vec![] } else { vec![1.0f32; speed::BANDWIDTH_BYTES / 4] };
+        let runs: Vec<Round> = (0..rounds)
+            .map(|_| {
+                let round = speed::decoder_round(&model, &prompt);
+                if !ones.is_empty() {
+                    let read = round.decode_tokens_per_s * model.bytes_per_token() as f64;
+                    paired.push((read, speed::sum_reader(&ones)));
+                }
+                round
+            })
+            .collect();
+        drop(ones);
         let profile = speed::decoder_profile(&model, &prompt);
         profiles.push((name, per_step(&profile, &model.part_bytes())));
         results.push((name, runs, model.bytes_per_token()));
@@ -104,4 +120,13 @@ fn main() {
     for r in &readers {
         println!("memory bandwidth, {}: {:.1} GB/s", r.name, r.bytes_per_s / 1e9);
     }
+    let pairs: Vec<String> = (paired.iter())
+        .map(|(read, sum)| {
+            format!("{:.1} of {:.1} GB/s ({:.0} %)", read / 1e9, sum / 1e9, 100.0 * read / sum)
+        })
+        .collect();
+    println!(
+        "f32 decode's reading beside the sum reader run right after it, round by round: {}",
+        pairs.join(", ")
+    );
 }
