@@ -50,8 +50,10 @@ pub fn test(root: &Path) -> Result<()> {
         evcxr.borrow_mut().take().expect("setup started it").finish()
     })?;
     // the notebooks run on about one core (each cell is a small build, then its run) and the
-    // test runs below leave part of the two idle: side by side, the work from the tests' runs to
-    // the end took 836.6 s against 1,065.8 s one step after another (CONTRIBUTING.md)
+    // test runs below leave part of the two idle: side by side with the steps after the tests,
+    // they took 836.6 s against 1,065.8 s one step after another; with evcxr built beside the
+    // builds and the notebooks started before the tests' runs, a new machine's whole run took
+    // 24.2 minutes against 25.6 (CONTRIBUTING.md)
     let notebooks = RefCell::new(None);
     step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
         let args = [&CHECKS[..], &["notebooks::"]].concat();

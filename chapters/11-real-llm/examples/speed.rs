@@ -36,19 +36,18 @@ fn main() {
     let mut paired = Vec::new();
     for (name, weights) in [("quantized", Weights::Quantized), ("f32", Weights::Dequantized)] {
         let model = Decoder::from_gguf(&file, weights).unwrap();
-        let ones =
-            if json || name != "f32" { vec![] } else { vec![1.0f32; speed::BANDWIDTH_BYTES / 4] };
+        let pair = !json && name == "f32";
+        let ones = if pair { vec![1.0f32; speed::BANDWIDTH_BYTES / 4] } else { vec![] };
         let runs: Vec<Round> = (0..rounds)
             .map(|_| {
                 let round = speed::decoder_round(&model, &prompt);
-                if !ones.is_empty() {
+                if pair {
                     let read = round.decode_tokens_per_s * model.bytes_per_token() as f64;
                     paired.push((read, speed::sum_reader(&ones)));
                 }
                 round
             })
             .collect();
-        drop(ones);
         let profile = speed::decoder_profile(&model, &prompt);
         profiles.push((name, per_step(&profile, &model.part_bytes())));
         results.push((name, runs, model.bytes_per_token()));
