@@ -22,6 +22,8 @@
 //! * `outputs_current`: every printed output in the book is what its program prints now (those of
 //!   the published models ignored: they need `cargo xtask models`).
 //! * `readme`: example names are unique across chapters.
+//! * `shared_build`: `cargo xtask`'s first build compiles the crates below it as the test build
+//!   does, so the test build reuses them.
 //! * `unsafe_code`: `unsafe` only in the vector modules (chapter 8's fast kernel, chapter 11's
 //!   decode path).
 //! * `vendor_gather`: the vendored dfdx's CUDA gather kernel's index arithmetic, compiled for the
@@ -44,6 +46,7 @@ mod new_chapter;
 mod notebooks;
 mod outputs_current;
 mod readme;
+mod shared_build;
 mod unsafe_code;
 mod vendor_gather;
 mod widgets_measured;
