@@ -156,8 +156,7 @@ fn a_scaffolded_crate_loads_in_cargo_and_is_formatted() {
     let (next, slug) = next_slug(root);
     let written = scaffold::new_chapter(root, &slug, "Demo").unwrap_or_else(|e| panic!("{e:#}"));
 
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
+    let out = Command::new(workspace_tools::cargo_program())
         .current_dir(root)
         .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
         .output()

@@ -15,8 +15,7 @@ use workspace_tools::workspace_root;
 type Features = BTreeMap<String, BTreeSet<String>>;
 
 fn tree(args: &[&str]) -> Features {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
+    let out = Command::new(workspace_tools::cargo_program())
         .current_dir(workspace_root())
         .args(["tree", "--locked", "--prefix", "none", "--format", "{p}|{f}"])
         .args(args)

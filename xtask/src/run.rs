@@ -5,11 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The cargo that runs xtask (`CARGO`), else the one on the path.
-fn cargo_program() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
-}
-
 /// Runs `cargo ARGS` in the workspace root, echoing the command; fails if cargo does.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     cargo_with(root, args, &[])
@@ -17,7 +12,7 @@ pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
 
 /// [`cargo`] with environment variables set for it alone.
 pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
-    let cargo = cargo_program();
+    let cargo = workspace_tools::cargo_program();
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!("$ {}cargo {}", shown.concat(), args.join(" "));
     let status = Command::new(cargo)
@@ -48,7 +43,7 @@ impl Background {
         let command = format!("cargo {}", args.join(" "));
         println!("$ {command} > {} &", log.strip_prefix(dir).unwrap_or(&log).display());
         let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
-        let mut cargo = Command::new(cargo_program());
+        let mut cargo = Command::new(workspace_tools::cargo_program());
         cargo.current_dir(dir).args(args).stdout(out.try_clone()?).stderr(out);
         let child = cargo.stdin(Stdio::null()).spawn().context("running cargo")?;
         Ok(Background { child: Some(child), log, command, started: Instant::now() })

@@ -42,7 +42,7 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
     let target_dir = root.join("target/wasm");
     let mut cargo = if workspace_tools::debian::rustup_has_wasm_target() {
         println!("wasm: rustup's toolchain has {TARGET}");
-        let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        let mut c = Command::new(workspace_tools::cargo_program());
         c.args(["build", "--profile", "wasm", "--target", TARGET]);
         c
     } else {

@@ -32,6 +32,12 @@ pub fn workspace_root() -> PathBuf {
     here.ancestors().nth(2).expect("tools/workspace is two folders below the root").to_path_buf()
 }
 
+/// The cargo that runs this program (`$CARGO`, which cargo sets for the programs it runs), or the
+/// `cargo` on the `PATH`.
+pub fn cargo_program() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
 /// Every file below `dir`, recursively, sorted by path.
 pub fn files_under(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
     use anyhow::Context;

@@ -118,8 +118,7 @@ impl Programs {
         for name in &names {
             args.extend(["--example", name]);
         }
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let result = Command::new(cargo)
+        let result = Command::new(crate::cargo_program())
             .current_dir(root)
             .args(&args)
             .stderr(std::process::Stdio::inherit())

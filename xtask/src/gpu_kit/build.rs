@@ -94,7 +94,7 @@ impl Cargo<'_> {
             std::env::var("PATH").unwrap_or_default()
         );
         println!("$ cargo {}", args.join(" "));
-        let mut child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        let mut child = Command::new(workspace_tools::cargo_program())
             .current_dir(self.root)
             .args(args)
             .arg("--message-format=json-render-diagnostics")

@@ -144,7 +144,7 @@ fn libcuda_stub(root: &Path, cuda: &Path) -> Result<()> {
 
 /// The folder of the cudarc crate this workspace builds, from `cargo metadata`.
 fn cudarc_source(root: &Path) -> Result<PathBuf> {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let out = Command::new(workspace_tools::cargo_program())
         .current_dir(root)
         .args(["metadata", "--format-version", "1", "--features", "support/cuda"])
         .output()
