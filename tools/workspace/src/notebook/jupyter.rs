@@ -90,9 +90,6 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
         // ("dlsym failed") and every cell fails: the kernel always gets cargo's default
         .env_remove("CARGO_INCREMENTAL")
         .env("EVCXR_TMPDIR", &shared)
-        // a cell's panic is its message alone: with a backtrace (`RUST_BACKTRACE=1`, as CI sets
-        // it) the text reached Jupyter after the cell's reply and was filed under the next cell
-        .env("RUST_BACKTRACE", "0")
         .args([
             "nbconvert",
             "--to",
