@@ -6,7 +6,9 @@ each; then the prefill of two longer prompts (the first 256 and 1,024 tokens of 
 this chapter's quantized path and llama.cpp on the same ids. Rounds alternate between the programs; every round of each is kept, and the table shows the
 best, the median and the spread. llama.cpp runs with its defaults, as a user would; where they
 fail (its extra buffer types crashed on one Intel Xeon), it runs again with them off, and the file
-records which configuration ran and why. The profile of a decode step is a separate pass run after
+records which configuration ran and why. Each round of this chapter's `f32` path is followed at
+once by a sum over 1 GiB, so that the path's share of the bandwidth is measured in one moment of
+a shared machine, not only against the readers run at the end. The profile of a decode step is a separate pass run after
 each round's timed generation; the fastest pass (by its whole step) is kept. Writes
 measurements/speed/<machine>.json, from which the page's table is generated
 (`cargo run --release -p ch11-real-llm --example speed_table`).
@@ -134,6 +136,10 @@ def main():
             "profile_passes": sum(1 for x in runs if x.get("profile")),
             "versions": runs[0].get("versions", {}),
         }
+        if runs[0].get("paired_sum_reader_bytes_per_s"):
+            # the f32 rounds: the sum reader run right after each, in the same moment
+            row["paired_sum_reader_rounds"] = [round(x["paired_sum_reader_bytes_per_s"])
+                                               for x in runs]
         if name == "llama.cpp":
             row["configuration"] = configuration[0]
             row["configuration_why"] = configuration[1]

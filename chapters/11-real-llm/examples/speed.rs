@@ -4,7 +4,7 @@
 //! and the memory bandwidth as three readers see it, and each f32 round beside the sum reader run
 //! right after it
 //! (`cargo run --release -p ch11-real-llm --example speed`). `--json` prints one round of each
-//! as JSON, for `compare/compare_speed.py`. `ATTENTION_PREFETCH=0` runs the decode path without
+//! as JSON, for `compare/compare_speed.py`, the f32 round with its sum reader. `ATTENTION_PREFETCH=0` runs the decode path without
 //! its software prefetch (the default asks for the bytes 1,024 ahead), to measure what it brings.
 
 use ch11_real_llm::decode::{kernels, Decoder, Profile, Weights};
@@ -36,7 +36,7 @@ fn main() {
     let mut paired = Vec::new();
     for (name, weights) in [("quantized", Weights::Quantized), ("f32", Weights::Dequantized)] {
         let model = Decoder::from_gguf(&file, weights).unwrap();
-        let pair = !json && name == "f32";
+        let pair = name == "f32";
         let ones = if pair { vec![1.0f32; speed::BANDWIDTH_BYTES / 4] } else { vec![] };
         let runs: Vec<Round> = (0..rounds)
             .map(|_| {
@@ -60,6 +60,8 @@ fn main() {
     if json {
         let paths: Vec<Value> = (results.iter())
             .map(|(name, runs, bytes)| {
+                // the sum reader run right after the f32 round, in the same moment
+                let reader = (*name == "f32").then(|| paired[0].1);
                 let profile = profiles.iter().find(|(n, _)| n == name).map(|(_, parts)| {
                     (parts.iter())
                         .map(|(part, ms, b)| json!({"part": part, "ms_per_token": ms, "weight_bytes": b}))
@@ -72,6 +74,7 @@ fn main() {
                     "weight_bytes_per_token": bytes,
                     "tokens": runs[0].tokens,
                     "profile": profile,
+                    "paired_sum_reader_bytes_per_s": reader,
                 })
             })
             .collect();

@@ -98,8 +98,8 @@ fn an_old_run_says_what_it_did_not_record() {
     assert!(table.contains("from one reader, a sum of 1 GiB on every thread"));
     assert!(table.contains(
         "Not recorded in this run: llama.cpp's configuration, bandwidth readers other than the \
-         sum, the decode path without its software prefetch, more than one profiled pass, the \
-         longer prompts."
+         sum, the decode path without its software prefetch, more than one profiled pass, a \
+         reader paired with each `f32` round, the longer prompts."
     ));
     assert!(!table.contains("prefetch off |"));
     assert!(run.profile_table().contains("the profiled pass that followed each path's fastest"));
@@ -144,8 +144,19 @@ fn a_run_with_every_field_shows_them() {
             p.configuration = Some(DEFAULTS.into());
         }
     }
+    // each f32 round's sum reader: f32's 24.624 × 537.9 MB / 16 GB/s is 83 %, 24.985 → 84 %,
+    // 28.889 / 18 GB/s → 86 %; the prefetch-off rows 60, 61, 62 over 40, 41, 42 GB/s: 81, 80, 79 %
+    let paired = |run: &mut SpeedRun, name: &str, readers: Vec<f64>| {
+        let row = run.programs.iter_mut().find(|p| p.program == name).unwrap();
+        row.paired_sum_reader_rounds = Some(readers);
+    };
+    paired(&mut run, "f32", vec![16e9, 16e9]);
+    assert!(run.check().unwrap_err().contains("f32's paired readers are not one positive rate"));
+    paired(&mut run, "f32", vec![16e9, 16e9, 18e9]);
+    paired(&mut run, "f32, prefetch off", vec![40e9, 41e9, 42e9]);
     run.check().unwrap();
     let table = run.table();
+    assert!(table.contains("the `f32` path read 83–86 % of the rate of its moment (median 84 %), and 79–81 % (median 80 %) with its software prefetch off."));
     assert!(table.contains("Memory bandwidth 23.0 GB/s, the best of 2 readers over 1 GiB (sum 21.2, STREAM triad 23.0 GB/s)."));
     assert!(table.contains("| llama.cpp, the file's blocks, its defaults | 285.4 | 98.6 | 98.6 | 97.9–98.6 | 3.56× | 3.58× |"));
     assert!(table.contains("| this chapter, the file's blocks, software prefetch off | 219.8 | 62.0 | 61.0 | 60.0–62.0 | 2.24× | 2.21× | 96.4 MB | 26 % |"));

@@ -49,6 +49,10 @@ pub struct Program {
     /// which kept the pass that followed the round that decoded fastest
     #[serde(default)]
     pub profile_passes: Option<usize>,
+    /// the `f32` paths only: the sum reader's rate (bytes per second) run right after each
+    /// round, in the order of `decode_rounds`; not recorded in the first files
+    #[serde(default)]
+    pub paired_sum_reader_rounds: Option<Vec<f64>>,
     /// llama.cpp only: [`DEFAULTS`] or [`NO_EXTRA_BUFFERS`]; not recorded in the first files
     #[serde(default)]
     pub configuration: Option<String>,
@@ -61,6 +65,15 @@ impl Program {
     /// The decode rounds' best, median and slowest.
     pub fn decode(&self) -> Summary {
         Summary::of(&self.decode_rounds).expect("checked: positive rounds")
+    }
+
+    /// Each round's share of the sum reader run right after it: the weights read per second
+    /// over the reader's rate. `None` where the file does not pair the rounds.
+    pub fn paired_shares(&self) -> Option<Vec<f64>> {
+        let (readers, bytes) =
+            (self.paired_sum_reader_rounds.as_ref()?, self.weight_bytes_per_token?);
+        let rounds = self.decode_rounds.iter().zip(readers);
+        Some(rounds.map(|(tokens, reader)| tokens * bytes as f64 / reader).collect())
     }
 
     /// The prefill rounds' best, median and slowest.
@@ -157,6 +170,16 @@ impl SpeedRun {
                 }
                 if p.profile_passes.is_some_and(|n| n != self.header.rounds) {
                     return Err(format!("{name}'s profile is not of one pass per round"));
+                }
+            }
+            if let Some(readers) = &p.paired_sum_reader_rounds {
+                if readers.len() != p.decode_rounds.len() || readers.iter().any(|r| *r <= 0.0) {
+                    return Err(format!(
+                        "{name}'s paired readers are not one positive rate per round"
+                    ));
+                }
+                if p.weight_bytes_per_token.is_none() {
+                    return Err(format!("{name} has paired readers but no bytes per token"));
                 }
             }
             if p.tokens.len() != self.new_tokens {

@@ -2,6 +2,8 @@
 //! the weights it reads per token and the share of the bandwidth that is; what an old run's file
 //! does not record, said.
 
+use support::rounds::Summary;
+
 use super::{SpeedRun, DEFAULTS, PROGRAMS, WITHOUT_PREFETCH};
 
 impl SpeedRun {
@@ -45,6 +47,35 @@ impl SpeedRun {
         line + "."
     }
 
+    /// The `f32` rounds against the sum reader run right after each, as a sentence: the
+    /// slowest–fastest share and the median, for each `f32` row that pairs its rounds; empty
+    /// where none does.
+    pub fn paired_line(&self) -> String {
+        let rows = ["f32", "f32, prefetch off"].into_iter().filter(|n| self.has(n));
+        let each: Vec<String> = rows
+            .filter_map(|name| {
+                let shares = self.program(name).paired_shares()?;
+                let s = Summary::of(&shares).expect("checked: positive rates");
+                let (lo, hi, median) = (100.0 * s.slowest, 100.0 * s.best, 100.0 * s.median);
+                Some(match name {
+                    "f32" => format!(
+                        "{lo:.0}–{hi:.0} % of the rate of its moment (median {median:.0} %)"
+                    ),
+                    _ => format!(
+                        "{lo:.0}–{hi:.0} % (median {median:.0} %) with its software prefetch off"
+                    ),
+                })
+            })
+            .collect();
+        match each.is_empty() {
+            true => String::new(),
+            false => format!(
+                "\nEach `f32` round was followed at once by the sum reader, so that a round and its reading share one moment of the machine: the `f32` path read {}.\n",
+                each.join(", and ")
+            ),
+        }
+    }
+
     /// What this run's file does not record, as a sentence; empty if it records everything.
     fn not_recorded(&self) -> String {
         let mut missing = Vec::new();
@@ -59,6 +90,9 @@ impl SpeedRun {
         }
         if self.program("quantized").profile_passes.is_none() {
             missing.push("more than one profiled pass");
+        }
+        if self.program("f32").paired_sum_reader_rounds.is_none() {
+            missing.push("a reader paired with each `f32` round");
         }
         if self.prompts.is_none() {
             missing.push("the longer prompts");
@@ -104,7 +138,7 @@ impl SpeedRun {
                 self.decode_median_ratio(name, "transformers"),
             );
         }
-        out + &self.prompts_table() + &self.not_recorded()
+        out + &self.paired_line() + &self.prompts_table() + &self.not_recorded()
     }
     // ANCHOR_END: table
 }
