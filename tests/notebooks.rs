@@ -37,7 +37,11 @@ fn checker_catches_a_panicking_cell() {
     let (_, problems) =
         execute(&fixtures.join("failing-panic.ipynb"), &out_dir("notebooks-fixtures")).unwrap();
     assert_eq!(problems.len(), 1, "expected exactly the panic of cell 1:\n{}", list(&problems));
-    assert_eq!(problems[0].cell, Some(1));
+    // evcxr catches the panic and writes its text from the child process's stderr on a thread of
+    // its own, which may reach Jupyter after cell 1's reply, and Jupyter then files it under the
+    // next cell (seen once in many runs); the executed notebook cannot tell the two apart, so
+    // the panic must be under cell 1 or the one after it, never anywhere else
+    assert!(matches!(problems[0].cell, Some(1 | 2)), "{}", problems[0]);
     assert!(problems[0].message.contains("panicked"), "{}", problems[0]);
     assert!(problems[0].message.contains("index out of bounds"), "{}", problems[0]);
 }

@@ -83,7 +83,11 @@ pub fn check_executed(nb: &Value) -> Result<Vec<Problem>> {
             if let Some(at) = text.find("panicked at") {
                 out.push(problem(
                     Some(i),
-                    format!("panicked ({name}): {}", first_lines(&text[at..], 3)),
+                    format!(
+                        "panicked ({name}; evcxr may file a panic's text under the cell after \
+                         the one that panicked): {}",
+                        first_lines(&text[at..], 3)
+                    ),
                 ));
             }
         }
