@@ -121,6 +121,9 @@ fn a_scaffolded_chapter_passes_the_checks() {
     let first_code = nb["cells"].as_array().unwrap().iter().find(|c| c["cell_type"] == "code");
     let deps = notebook::text_of(&first_code.unwrap()["source"]);
     assert!(deps.starts_with(":cache") && deps.contains(&format!(":dep {}", chapter.package)));
+    // dfdx with the features every notebook asks for, so its kernel compiles dfdx no more
+    let chapter_1 = notebook::read(&root.join("notebooks/01-attention.ipynb")).unwrap();
+    assert_eq!(notebook::dep_line(&nb, "dfdx"), notebook::dep_line(&chapter_1, "dfdx"));
 
     // the page names its worked-example test, which exists
     let named = worked_examples::named_in_book(root);

@@ -6,7 +6,7 @@
 //! and say how to install them.
 
 use std::path::PathBuf;
-use workspace_tools::notebook::{check_source, execute, read, Problem};
+use workspace_tools::notebook::{check_source, dep_line, execute, read, Problem};
 use workspace_tools::{workspace_root, Chapter};
 
 /// Every chapter's notebook (that each exists is checked by `layout.rs`).
@@ -24,6 +24,35 @@ fn every_notebook_is_committed_clean() {
         let problems = check_source(&read(nb).unwrap()).unwrap();
         assert!(problems.is_empty(), "{}:\n{}", nb.display(), list(&problems));
     }
+}
+
+#[test]
+fn every_notebook_asks_dfdx_for_the_same_features() {
+    // the kernels share one crate folder, where cargo compiles a crate once per set of features
+    // of the crates below it: a notebook asking dfdx for fewer features than the others compiled
+    // dfdx, `support` and every chapter crate above them a second time (chapters 1 to 6 and 8
+    // without `safetensors`, 7 and 9 to 14 with it, before)
+    let lines: Vec<(PathBuf, Option<String>)> = notebooks()
+        .into_iter()
+        .map(|nb| (nb.clone(), dep_line(&read(&nb).unwrap(), "dfdx")))
+        .collect();
+    let first = lines[0].1.clone().expect("chapter 1's notebook asks for dfdx");
+    assert!(first.contains("\"safetensors\""), "{first}");
+    for (nb, line) in &lines {
+        assert_eq!(line.as_ref(), Some(&first), "{} asks for dfdx otherwise", nb.display());
+    }
+}
+
+#[test]
+fn a_dep_line_is_found_in_a_cell_that_has_one() {
+    let nb = serde_json::json!({"cells": [
+        {"cell_type": "markdown", "source": ":dep dfdx = \"in prose\""},
+        {"cell_type": "code", "source": ["let x = 1;\n"]},
+        {"cell_type": "code", "source": [":cache 4096\n", ":dep dfdx = { version = \"0.13\" }\n"]},
+    ]});
+    assert_eq!(dep_line(&nb, "dfdx").as_deref(), Some(":dep dfdx = { version = \"0.13\" }"));
+    assert_eq!(dep_line(&nb, "dfd"), None);
+    assert_eq!(dep_line(&nb, "support"), None);
 }
 
 fn list(p: &[Problem]) -> String {

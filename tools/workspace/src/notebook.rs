@@ -60,3 +60,13 @@ pub fn read(path: &Path) -> Result<Value> {
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))
 }
+
+/// The notebook's `:dep` line for the crate `name` (`:dep dfdx = …`), from the first code cell
+/// that has one; `None` where no cell asks for it.
+pub fn dep_line(nb: &Value, name: &str) -> Option<String> {
+    let start = format!(":dep {name} ");
+    let code = nb["cells"].as_array()?.iter().filter(|c| c["cell_type"] == "code");
+    let sources: Vec<String> = code.map(|c| text_of(&c["source"])).collect();
+    let line = sources.iter().flat_map(|s| s.lines()).find(|l| l.starts_with(&start));
+    line.map(str::to_string)
+}

@@ -215,7 +215,7 @@ Scaling $x = [1, 2, 3]$ by $2$ gives $[2, 4, 6]$.
             format!(":dep {package} = {{ path = \"../chapters/{slug}\" }}"),
             ":dep support = { path = \"../support\" }".into(),
             ":dep dfdx = { version = \"0.13\", default-features = false, features = [\"std\", \
-             \"fast-alloc\", \"cpu\"] }"
+             \"fast-alloc\", \"cpu\", \"safetensors\"] }"
                 .into(),
         ];
         let first = [
