@@ -65,7 +65,7 @@ pub fn read(path: &Path) -> Result<Value> {
 /// that has one; `None` where no cell asks for it.
 pub fn dep_line(nb: &Value, name: &str) -> Option<String> {
     let start = format!(":dep {name} ");
-    let code = nb["cells"].as_array()?.iter().filter(|c| c["cell_type"] == "code");
+    let code = cells(nb).ok()?.iter().filter(|c| c["cell_type"] == "code");
     let sources: Vec<String> = code.map(|c| text_of(&c["source"])).collect();
     let line = sources.iter().flat_map(|s| s.lines()).find(|l| l.starts_with(&start));
     line.map(str::to_string)
