@@ -89,6 +89,9 @@ pub fn execute(notebook: &Path, out_dir: &Path) -> Result<(PathBuf, Vec<Problem>
         // turned off (`CARGO_INCREMENTAL=0`, as CI sets it) the cell's entry point is not found
         // ("dlsym failed") and every cell fails: the kernel always gets cargo's default
         .env_remove("CARGO_INCREMENTAL")
+        // and with `.ci/run`'s one codegen unit per crate, chapter 5's `:dep` cell took 31.9 s
+        // against 12.3 and every later cell longer: a cell is compiled incrementally, in units
+        .env_remove("CARGO_PROFILE_DEV_CODEGEN_UNITS")
         .env("EVCXR_TMPDIR", &shared)
         .args([
             "nbconvert",
