@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Runs `cargo ARGS` in the workspace root, echoing the command; fails if cargo does.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
@@ -49,12 +49,16 @@ impl Background {
         Ok(Background { child: Some(child), log, command, started: Instant::now() })
     }
 
-    /// Waits for the command, prints what it wrote, and fails if it did; returns how long it ran.
+    /// Waits for the command, prints what it wrote, and fails if it did; returns how long it ran:
+    /// until its last write to the log (it may have ended long before it is waited for).
     pub fn finish(mut self) -> Result<Duration> {
         let status = self.child.take().expect("waited for once").wait().context("waiting")?;
-        let ran = self.started.elapsed();
+        let waited = self.started.elapsed();
+        let last_write = std::fs::metadata(&self.log).and_then(|m| m.modified()).ok();
+        let before_wait = last_write.and_then(|t| SystemTime::now().duration_since(t).ok());
+        let ran = before_wait.map_or(waited, |b| waited.saturating_sub(b));
         let output = std::fs::read_to_string(&self.log).unwrap_or_default();
-        println!("$ {} (ran for {ran:.1?}, beside the steps since it started)", self.command);
+        println!("$ {} (ran for {ran:.1?}, beside the steps since it started; waited for after {waited:.1?})", self.command);
         print!("{output}");
         if !status.success() {
             bail!("`{}` failed ({status}); its output: {}", self.command, self.log.display());
