@@ -61,15 +61,6 @@ pub fn test(root: &Path) -> Result<()> {
             Some(Background::start(root, &args, root.join("target/notebooks.log"))?);
         Ok(())
     })?;
-    // the browser check runs on about one core too (one page at a time, its widgets on one
-    // thread): first, beside the notebooks, so that the steps that use both cores come last,
-    // when the notebooks may be done
-    step("book build, browser check, installs, the models' printed outputs", &|| {
-        // each of Whisper's clips heard once in the page: the rounds are for the committed
-        // timings (`web-models/measured/hear.md`), the ids and word times are the same in each
-        let args = [&CHECKS[..], &["--skip", "notebooks::"]].concat();
-        cargo_with(root, &args, &[("ATTENTION_ROUNDS", "1")])
-    })?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
         let tests = cargo(root, &TESTS);
         let docs = cargo(root, &["test", "--workspace", "--no-fail-fast", "--doc"]);
@@ -89,6 +80,12 @@ pub fn test(root: &Path) -> Result<()> {
     })?;
     step("committed readings on the narrower instruction sets (ATTENTION_ISA)", &|| {
         narrower_instruction_sets(root)
+    })?;
+    step("book build, browser check, installs, the models' printed outputs", &|| {
+        // each of Whisper's clips heard once in the page: the rounds are for the committed
+        // timings (`web-models/measured/hear.md`), the ids and word times are the same in each
+        let args = [&CHECKS[..], &["--skip", "notebooks::"]].concat();
+        cargo_with(root, &args, &[("ATTENTION_ROUNDS", "1")])
     })?;
     step("CUDA path type-checked (dfdx ci-check)", &|| cuda_check(root))?;
     let ran = RefCell::new(Duration::ZERO);
