@@ -7,7 +7,10 @@ use ch14_modern_attention::variants::train::train;
 use ch14_modern_attention::variants::Variant;
 
 /// The first 3 steps of each run again, from seed 0 as committed: the same losses (bit for bit on the
-/// CPU; on a GPU, `support::ON_GPU`, within a relative 1e-5) and the same first reading.
+/// CPU; on a GPU, `support::ON_GPU`, within a relative 1e-5 at the first step and 1e-2 after it, as
+/// in chapter 10's training test: Adam turns the GPU's last-bit noise in gradients near zero into
+/// whole steps, and on an H200 the plain variant's second loss was 3.8e-4 off) and the same first
+/// reading.
 #[test]
 fn a_rerun_starts_as_the_committed_runs() {
     let runs = committed();
@@ -16,7 +19,8 @@ fn a_rerun_starts_as_the_committed_runs() {
         let dev = support::seeded_device(runs.config.seed);
         let (_, run) = train(&dev, variant, &runs.config, 3, 40, |_, _| {});
         let committed = runs.run(variant);
-        support::assert_same_run(&run.losses, &committed.losses[..3], 1e-5);
+        support::assert_same_run(&run.losses[..1], &committed.losses[..1], 1e-5);
+        support::assert_same_run(&run.losses, &committed.losses[..3], 1e-2);
         let (new, old) = (&run.readings[0], &committed.readings[0]);
         support::assert_same_run(&[new.max_score], &[old.max_score], 1e-5);
         support::assert_same_run(&new.first_weight, &old.first_weight, 1e-5);
