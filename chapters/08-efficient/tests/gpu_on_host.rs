@@ -163,16 +163,16 @@ fn the_plan_sizes_the_tiles_and_the_grid() {
     assert_eq!((tf32(64).tile_k, tf32(64).shared_bytes()), (64, 34_816));
     assert_eq!((tf32(128).tile_k, tf32(128).shared_bytes()), (32, 33_792));
     let launch = Launch::plan(Kernel::Plain, 16, 8192, 64).unwrap();
-    assert_eq!((launch.grid, launch.block), ((128, 16, 1), (64, 1, 1)));
+    assert_eq!((launch.grid, launch.block), ((64, 16, 1), (128, 1, 1)));
     assert_eq!(launch.scale, 0.125);
     let launch = Launch::plan(Kernel::TensorCores(Half::Bf16), 16, 8192, 64).unwrap();
-    assert_eq!((launch.grid, launch.block), ((128, 16, 1), (128, 1, 1)));
+    assert_eq!((launch.grid, launch.block), ((64, 16, 1), (256, 1, 1)));
     assert_eq!(launch.scale, std::f32::consts::LOG2_E / 8.0);
-    assert_eq!(Launch::plan(Kernel::Plain, 1, 65, 128).unwrap().grid, (2, 1, 1));
-    // causal: block b reads keys up to its last query, so (b + 1) key tiles of 64
-    assert_eq!(plan::tiles_loaded(8192, 64, false), 128 * 128);
-    assert_eq!(plan::tiles_loaded(8192, 64, true), 128 * 129 / 2);
-    assert_eq!(plan::tiles_loaded(100, 32, true), 2 + 4);
+    assert_eq!(Launch::plan(Kernel::Plain, 1, 129, 128).unwrap().grid, (2, 1, 1));
+    // causal: block b of 128 queries reads keys up to its last query, so 2 (b + 1) key tiles of 64
+    assert_eq!(plan::tiles_loaded(8192, 64, false), 64 * 128);
+    assert_eq!(plan::tiles_loaded(8192, 64, true), 64 * 65);
+    assert_eq!(plan::tiles_loaded(100, 32, true), 4);
     assert_eq!(plan::flops(8, 8192, 64, false), 4.0 * 8.0 * 8192.0 * 8192.0 * 64.0);
     assert_eq!(plan::flops(8, 8192, 64, true), plan::flops(8, 8192, 64, false) / 2.0);
 }

@@ -1,7 +1,7 @@
 /* Chapter 8's tiled attention on the GPU's tensor cores: the second version.
  *
  * Inputs in half precision (float16, or bfloat16 with HALF_BF16 1), products and softmax in
- * float32. A thread block takes TILE_Q = 64 queries of one head with four warps, 16 query rows
+ * float32. A thread block takes TILE_Q = 128 queries of one head with eight warps, 16 query rows
  * each. Each warp computes its scores S = Q K^T for a tile of 64 keys with the tensor cores'
  * mma.sync m16n8k16 (16 x 8 outputs per instruction, summing over 16 dims), keeps the online
  * softmax's running maximum and sum for its rows, turns the tile's scores into probabilities P in
@@ -15,10 +15,10 @@
  * feeds the second product without moving.
  *
  * Compiled at run time by nvrtc, once per configuration; the host puts HEAD_DIM (64 or 128),
- * TILE_K (64), TILE_Q (64) and HALF_BF16 (0 or 1), then common.cuh and warp_softmax.cuh (the
+ * TILE_K (64), TILE_Q (128) and HALF_BF16 (0 or 1), then common.cuh and warp_softmax.cuh (the
  * online softmax on fragments, shared with attention_tf32.cu), before this source. Layout: q, k,
  * v are (heads, n, HEAD_DIM) row-major halves, out the same in float32. Grid:
- * (ceil(n / 64), heads); block: 128 threads. Needs compute capability 8.0 or newer. */
+ * (ceil(n / 128), heads); block: 256 threads. Needs compute capability 8.0 or newer. */
 
 #define MMA_THREADS (TILE_Q / 16 * 32)
 /* rows of the shared tiles padded by 8 halves (16 bytes): the 8 rows a warp reads at once then

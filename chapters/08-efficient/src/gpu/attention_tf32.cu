@@ -8,8 +8,8 @@
  * 2^-22 of the product) is left out. This is 3xTF32 (Ootomo and Yokota 2022; CUTLASS calls it so): float32
  * accuracy at three times the tensor work, which the tensor cores can afford.
  *
- * The rest is the tensor-core kernel's scheme (attention_mma.cu): TILE_Q = 64 queries a block,
- * four warps of 16 rows, the query rows' fragments (split) in registers, keys and values in
+ * The rest is the tensor-core kernel's scheme (attention_mma.cu): TILE_Q = 128 queries a block,
+ * eight warps of 16 rows, the query rows' fragments (split) in registers, keys and values in
  * shared memory a tile at a time, the online softmax on the scores where they were computed.
  * The probabilities P feed the second product without moving: a result block holds, in lane
  * 4 g + t, keys 2t and 2t + 1 of rows g and g + 8, and the m16n8k8 A operand wants columns t and
@@ -20,8 +20,8 @@
  * a3 (g + 8, t + 4); B (8 x 8): b0 (t, g), b1 (t + 4, g); the result as for m16n8k16.
  *
  * Compiled at run time by nvrtc; the host puts HEAD_DIM (64 or 128), TILE_K (64 or 32) and
- * TILE_Q (64), then common.cuh and warp_softmax.cuh, before this source. q, k, v, out:
- * (heads, n, HEAD_DIM) row-major float32. Grid: (ceil(n / 64), heads); block: 128 threads.
+ * TILE_Q (128), then common.cuh and warp_softmax.cuh, before this source. q, k, v, out:
+ * (heads, n, HEAD_DIM) row-major float32. Grid: (ceil(n / 128), heads); block: 256 threads.
  * Compute capability 8.0 or newer. */
 
 #define TF32_THREADS (TILE_Q / 16 * 32)

@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-/// Queries per thread block, in both kernels.
-pub const TILE_Q: usize = 64;
+/// Queries per thread block, in every kernel: 128, which the H200 ran faster than 64 in all three
+/// (`xtask/gpu-kit/runs/2026-11-29-h200-a7a9ab0/ch08-variants.txt`, `compare/gpu_variants.py`).
+pub const TILE_Q: usize = 128;
 
 /// Shared memory a block may use without asking the driver for more: 48 KiB on every NVIDIA GPU
 /// since compute capability 2.0.
@@ -116,7 +117,7 @@ impl Config {
         }
     }
 
-    /// Threads per block: one per query row, or four warps of 16 rows each.
+    /// Threads per block: one per query row, or a warp per 16 rows (eight warps).
     pub fn threads(&self) -> usize {
         match self.kernel {
             Kernel::Plain => TILE_Q,
