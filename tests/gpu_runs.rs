@@ -117,3 +117,44 @@ fn the_third_runs_counts_are_its_summaries() {
     assert_eq!((p, f, i), (16, 0, 1));
     assert!(text.contains(&format!("**{p} of {}** ({i} ignored", p + f)));
 }
+
+#[test]
+fn the_fourth_runs_counts_are_its_summaries() {
+    let text = readme();
+    let [(passed, failed, ignored, binaries)] =
+        tables(&run_file("2026-11-29-h200-a7a9ab0", "summary.txt"))[..]
+    else {
+        panic!("one table")
+    };
+    let said = format!(
+        "**{passed} tests passed, {failed} failed, {ignored} ignored** in {binaries} binaries"
+    );
+    assert_eq!(said, "**521 tests passed, 1 failed, 53 ignored** in 30 binaries");
+    assert!(text.contains(&said), "{said}");
+    let first = run_file("2026-11-29-h200-a7a9ab0", "summary.txt");
+    assert_eq!(row(&first, "ch14-modern-attention.tests"), (38, 1, 1));
+    assert!(first.contains("failed: variants::a_rerun_starts_as_the_committed_runs"));
+    // the second call: chapters 8 and 14 only, every test passed
+    let second = run_file("2026-11-29-h200-84be82a", "summary.txt");
+    let [(p, f, _, binaries)] = tables(&second)[..] else { panic!("one table") };
+    assert_eq!((p, f, binaries), (85, 0, 4));
+    assert!(text.contains(&format!("chapters 8 and 14 passed **{p} of {}**", p + f)));
+    assert_eq!(row(&second, "ch08-efficient.tests"), (36, 0, 1));
+    // the other timing programs: criterion's means, and chapter 1 at 8,192 tokens
+    let means = |file: &str| -> Vec<String> {
+        let text = run_file("2026-11-29-h200-a7a9ab0", file);
+        let mean = |l: &str| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "time:")?;
+            words.get(at + 3).map(|w| w.to_string())
+        };
+        text.lines().filter(|l| l.contains("time:")).filter_map(mean).collect()
+    };
+    assert_eq!(means("timing-ch07-vit.bench.train_step.txt"), ["14.937", "17.899"]);
+    assert_eq!(means("timing-ch09-capstone.bench.train_step.txt"), ["61.348"]);
+    let dense =
+        run_file("2026-11-29-h200-a7a9ab0", "timing-ch01-attention.example.device_timing.txt");
+    assert!(dense.lines().any(|l| l.split_whitespace().take(2).eq(["8192", "30.179"])));
+    assert!(text.contains("n = 8,192 30.2 ms; chapter 7's ViT 14.9 ms a training step, 17.9 ms"));
+    assert!(text.contains("training step 61.3 ms (criterion's mean)"));
+}

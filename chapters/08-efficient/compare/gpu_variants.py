@@ -128,7 +128,8 @@ def main():
         rows.append(row)
         cells = " ".join(f"{key}={row[key][0]}ms/{row[key][1]}T" for key in row
                          if isinstance(row[key], list))
-        print(f"{kernel:>6} q{tq:<3} k{tk:<3} err {row.get('max_error', '-')!s:.9} "
+        error = f"{row['max_error']:.1e}" if "max_error" in row else "-"
+        print(f"{kernel:>6} q{tq:<3} k{tk:<3} err {error} "
               f"{cells} {row.get('error', '')}", flush=True)
     props = torch.cuda.get_device_properties(0)
     result = {"gpu": props.name, "torch": torch.__version__, "cupy": cupy.__version__,

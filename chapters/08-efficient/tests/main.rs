@@ -8,6 +8,7 @@ mod equality;
 mod figures;
 #[cfg(feature = "cuda")]
 mod gpu_kernel;
+mod gpu_kernels_run;
 // the CPU stand-in needs a C compiler, which a GPU machine may lack; there gpu_kernel runs instead
 #[cfg(not(feature = "cuda"))]
 mod gpu_on_host;
