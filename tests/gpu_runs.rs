@@ -140,6 +140,11 @@ fn the_fourth_runs_counts_are_its_summaries() {
     assert_eq!((p, f, binaries), (85, 0, 4));
     assert!(text.contains(&format!("chapters 8 and 14 passed **{p} of {}**", p + f)));
     assert_eq!(row(&second, "ch08-efficient.tests"), (36, 0, 1));
+    // the kernel tried and dropped
+    let tried = run_file("2026-11-29-h200-f6cc795", "summary.txt");
+    let [(p, f, _, _)] = tables(&tried)[..] else { panic!("one table") };
+    assert_eq!(row(&tried, "ch08-efficient.tests"), (38, 0, 1));
+    assert!(text.contains(&format!("chapter 8 passed **{p} of {}**", p + f)));
     // the other timing programs: criterion's means, and chapter 1 at 8,192 tokens
     let means = |file: &str| -> Vec<String> {
         let text = run_file("2026-11-29-h200-a7a9ab0", file);

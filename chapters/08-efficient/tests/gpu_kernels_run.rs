@@ -184,3 +184,49 @@ fn the_tile_sweep_in_numbers() {
     says(&page, "128 queries a block beat 64 for all three kernels at every length from 4,096 tokens, with and without the mask.");
     says(&page, "Of 32, 64 and 128 keys a tile, 64 was the tensor-core kernel's fastest at 128 queries a block at those lengths without the mask.");
 }
+
+/// The first `tiled_attention_mma` launch in an Nsight Compute report: `metric` as printed.
+fn counter(report: &str, metric: &str) -> f64 {
+    let launch =
+        report.split("  tiled_attention_mma (").nth(1).expect("a tiled_attention_mma launch");
+    let line = launch.lines().find(|l| l.trim_start().starts_with(metric)).expect(metric);
+    line.split_whitespace().last().unwrap().replace(',', "").parse().unwrap()
+}
+
+/// "Counted, and one step dropped": the counters of the float16 kernel at 8,192 tokens, as run
+/// (`ncu-8192.txt` of the second run) and with V's words permuted (the run of `f6cc795`).
+#[test]
+fn the_counters_in_numbers() {
+    let kept = read("../../xtask/gpu-kit/runs/2026-11-29-h200-84be82a/ncu-8192.txt");
+    let dropped = read("../../xtask/gpu-kit/runs/2026-11-29-h200-f6cc795/ncu-8192.txt");
+    let page = page();
+    let tensor =
+        counter(&kept, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+    let l1 = counter(&kept, "L1/TEX Cache Throughput");
+    assert_eq!((r(tensor, 0), r(l1, 0)), (21.0, 64.0));
+    says(&page, "the tensor cores were busy 21 % of the time and the unit that serves shared memory and the L1 cache 64 %.");
+    let millions = |report: &str, metric: &str| r(counter(report, metric) / 1e6, 1);
+    let stores = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+    let conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+    assert_eq!((millions(&kept, stores), millions(&kept, conflicts)), (72.6, 60.0));
+    assert_eq!(millions(&dropped, conflicts), 1.4);
+    says(&page, "Of its 72.6 M shared-memory store wavefronts, 60.0 M were bank conflicts");
+    says(&page, "cut the conflicts to 1.4 M and ran slower");
+    let instructions = |report: &str| r(counter(report, "smsp__inst_executed.sum") / 1e6, 0);
+    assert_eq!((instructions(&kept), instructions(&dropped)), (461.0, 637.0));
+    says(&page, "raised the instructions executed from 461 M to 637 M.");
+    // the same kernel timed by gpu_timing in each run, with and without the permutation
+    let timed = |run: &str| {
+        let text = read(&format!(
+            "../../xtask/gpu-kit/runs/{run}/timing-ch08-efficient.example.gpu_timing.txt"
+        ));
+        parse_kernels(&text).into_iter().find(|k| k.n == 8192 && !k.causal).unwrap().f16_ms
+    };
+    assert_eq!(
+        (timed("2026-11-29-h200-f6cc795"), timed("2026-11-29-h200-84be82a")),
+        (1.679, 1.062)
+    );
+    says(&page, "1.679 ms against 1.062 at 8,192 tokens");
+    // the kernel as kept: V transposed with 8 halves of padding a row
+    assert!(ch08_efficient::gpu::SOURCE_MMA.contains("#define VT_STRIDE (TILE_K + 8)"));
+}

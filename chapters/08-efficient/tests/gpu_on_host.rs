@@ -155,9 +155,9 @@ fn the_plan_sizes_the_tiles_and_the_grid() {
     let cores = |d| Config::new(Kernel::TensorCores(Half::F16), d).unwrap();
     assert_eq!((plain(64).tile_k, plain(64).shared_bytes()), (64, 32 * 1024));
     assert_eq!((plain(128).tile_k, plain(128).shared_bytes()), (32, 32 * 1024));
-    // 64 keys of 64 + 8 halves, and 64 dims of 64 keys; with d 128, 136 halves a key row
-    assert_eq!((cores(64).tile_k, cores(64).shared_bytes()), (64, 17_408));
-    assert_eq!((cores(128).tile_k, cores(128).shared_bytes()), (64, 33_792));
+    // 64 keys of 64 + 8 halves, and 64 dims of 64 + 8 keys; with d 128, 136 and 72 per row
+    assert_eq!((cores(64).tile_k, cores(64).shared_bytes()), (64, 18_432));
+    assert_eq!((cores(128).tile_k, cores(128).shared_bytes()), (64, 35_840));
     // 3xTF32: keys and values of 64 + 4 floats (d 64, 64 keys) and 128 + 4 (d 128, 32 keys)
     let tf32 = |d| Config::new(Kernel::Tf32x3, d).unwrap();
     assert_eq!((tf32(64).tile_k, tf32(64).shared_bytes()), (64, 34_816));

@@ -21,24 +21,10 @@
  * (ceil(n / 128), heads); block: 256 threads. Needs compute capability 8.0 or newer. */
 
 #define MMA_THREADS (TILE_Q / 16 * 32)
-/* K's rows padded by 8 halves (16 bytes): the 8 rows a warp reads at once then start in
-   different banks */
+/* rows of the shared tiles padded by 8 halves (16 bytes): the 8 rows a warp reads at once then
+   start in different banks */
 #define K_STRIDE (HEAD_DIM + 8)
-/* V transposed: HEAD_DIM rows of TILE_K keys, TILE_K / 2 words of two keys each, no padding */
-#define VT_WORDS (TILE_K / 2)
-
-/* Where word w (keys 2w and 2w + 1) of row `row` of V transposed is kept: at w XOR a mix of the
-   row's bits, so that each row holds its words in an order of its own. Shared memory serves 32
-   banks of 4 bytes at once, and word x of a row (32 words) lies in bank x mod 32. Loading a tile, a
-   warp writes one key into 32 rows at once (rows 2i, then 2i + 1, for i = 0 .. 31): unmixed, with
-   the 8 halves of padding the kernel had first, those 32 words fell in 4 banks, 8 writes each. Mixed,
-   the rows' bits 1-5 pick 32 different banks; in the fragment reads (rows 8 d + g, words 8 j + t)
-   g and t do. The mix's bits, high to low: r2, r1, r0 ^ r5, r4, r3 (for TILE_K 64). */
-static __device__ __forceinline__ int vt_word(int row, int w)
-{
-    const int mix = (((row & 7) << 2) | ((row >> 3) & 3)) ^ (((row >> 5) & 1) << 2);
-    return row * VT_WORDS + (w ^ (mix & (VT_WORDS - 1)));
-}
+#define VT_STRIDE (TILE_K + 8)
 
 #ifndef ON_HOST
 #if HALF_BF16
@@ -83,7 +69,7 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
                                 float scale_log2)
 {
     SHARED_HALVES(k_tile, TILE_K * K_STRIDE);   /* [key][dim] */
-    SHARED_HALVES(vt_tile, HEAD_DIM * TILE_K);    /* [dim][key]: V transposed, for B fragments */
+    SHARED_HALVES(vt_tile, HEAD_DIM * VT_STRIDE); /* [dim][key]: V transposed, for B fragments */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int g = lane / 4, t = lane % 4;
     const size_t head = (size_t)blockIdx.y * n * HEAD_DIM;
@@ -117,8 +103,8 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
                 vp = pair_at(v + head + (size_t)(k0 + j) * HEAD_DIM + c);
             }
             store_pair(k_tile + j * K_STRIDE + c, kp);
-            vt_tile[2 * vt_word(c, j / 2) + j % 2] = (unsigned short)(vp & 0xffffu);
-            vt_tile[2 * vt_word(c + 1, j / 2) + j % 2] = (unsigned short)(vp >> 16);
+            vt_tile[c * VT_STRIDE + j] = (unsigned short)(vp & 0xffffu);
+            vt_tile[(c + 1) * VT_STRIDE + j] = (unsigned short)(vp >> 16);
         }
         __syncthreads();
 
@@ -160,9 +146,8 @@ KERNEL void tiled_attention_mma(const unsigned short *q, const unsigned short *k
         for (int d = 0; d < HEAD_DIM / 8; d++) {
             #pragma unroll
             for (int j = 0; j < TILE_K / 16; j++) {
-                const int row = d * 8 + g; /* keys 16 j + 2 t, + 1 and 16 j + 8 + 2 t, + 1 */
-                const unsigned b[2] = {pair_at(vt_tile + 2 * vt_word(row, 8 * j + t)),
-                                       pair_at(vt_tile + 2 * vt_word(row, 8 * j + 4 + t))};
+                const unsigned short *vr = vt_tile + (d * 8 + g) * VT_STRIDE + 16 * j + 2 * t;
+                const unsigned b[2] = {pair_at(vr), pair_at(vr + 8)};
                 mma_16816(o[d], pa[j], b);
             }
         }

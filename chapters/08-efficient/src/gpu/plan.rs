@@ -93,7 +93,7 @@ pub struct Config {
 impl Config {
     /// Each kernel takes the widest key tile whose keys and values fit [`SHARED_LIMIT`], at most
     /// 64 keys: the plain kernel 64 for `d = 64` and 32 for `d = 128` (32 KiB each); the kernel
-    /// on halves 64 for both (17 KiB and 33 KiB); the 3xTF32 kernel 64 and 32 (34 KiB and 33 KiB,
+    /// on halves 64 for both (18 KiB and 35 KiB); the 3xTF32 kernel 64 and 32 (34 KiB and 33 KiB,
     /// its rows padded by 4 floats).
     pub fn new(kernel: Kernel, head_dim: usize) -> Result<Config, GpuAttentionError> {
         if head_dim != 64 && head_dim != 128 {
@@ -107,13 +107,12 @@ impl Config {
     }
 
     /// Bytes of shared memory per block: one tile of keys and one of values; the tensor-core
-    /// kernel's key rows are padded by 8 halves (so that a warp's 8 rows start in different banks),
-    /// its transposed values are not (their words are permuted instead, `vt_word`).
+    /// kernel's rows are padded by 8 halves (so that a warp's 8 rows start in different banks).
     pub fn shared_bytes(&self) -> usize {
         let (k, d) = (self.tile_k, self.head_dim);
         match self.kernel {
             Kernel::Plain => 2 * k * d * 4,
-            Kernel::TensorCores(_) => (k * (d + 8) + d * k) * 2,
+            Kernel::TensorCores(_) => (k * (d + 8) + d * (k + 8)) * 2,
             Kernel::Tf32x3 => 2 * k * (d + 4) * 4,
         }
     }
