@@ -127,6 +127,10 @@ fn the_kernels_run_in_numbers() {
         &page,
         "its float16 kernel took 1.311 ms at 8,192 tokens, where the table above has 1.062.",
     );
+    // the chapter's summary gives the verdicts again
+    let summary = format!("runs at {beyond} of its speed beyond; on halves the tensor-core kernel");
+    says(&page, &summary);
+    says(&page, &format!("kernel reaches {half} of PyTorch's fastest, held back by its loads"));
 }
 
 /// The sweep: every variant equal to PyTorch in float64 within its precision; 128 queries a block
