@@ -69,6 +69,24 @@ fn the_kernels_run_in_numbers() {
     let beyond = range(beyond.map(|x| r(x, 2)), 2);
     says(&page, &format!("where it ran at {beyond} of SDPA's speed"));
     assert_eq!(beyond, "0.86–0.89");
+    // a later call (the run of f6cc795, which changed only the tensor-core kernel): the same ratios
+    let later_dir = "../../xtask/gpu-kit/runs/2026-11-29-h200-f6cc795";
+    let later = GpuRun {
+        sdpa: serde_json::from_str(&read(&format!("{later_dir}/sdpa_gpu.json"))).unwrap(),
+        kernels: parse_kernels(&read(&format!(
+            "{later_dir}/timing-ch08-efficient.example.gpu_timing.txt"
+        ))),
+        ..run.clone()
+    };
+    let again = |n: usize, causal: bool| {
+        let k = kernel_row(&later, n, causal);
+        r(later.sdpa_masked(n, "float32", causal).default_ms / k.tf32x3_ms, 2)
+    };
+    assert_eq!([again(2048, false), again(2048, true)], [1.05, 1.0]);
+    assert_eq!([again(4096, false), again(4096, true)], [1.03, 0.83]);
+    let beyond_again = [8192, 16384].into_iter().flat_map(|n| [again(n, false), again(n, true)]);
+    assert_eq!(range(beyond_again, 2), "0.85–0.89");
+    says(&page, "gave 1.05 and 1.00 at 2,048 tokens (without and with the mask), 1.03 and 0.83 at 4,096, and 0.85–0.89 beyond.");
     // the same SDPA call in the kit's first run on this machine, from 2,048 tokens on
     let first: SdpaRun =
         serde_json::from_str(&read(&format!("{FIRST_RUN}/sdpa_gpu.json"))).unwrap();
