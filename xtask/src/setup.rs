@@ -64,13 +64,28 @@ fn jupyter() -> Result<()> {
 /// The evcxr kernel's version, pinned so that a later release cannot change the notebooks' run.
 const EVCXR: &str = "0.22.0";
 
-/// rust-analyzer's crates that evcxr needs only for completions, assists and diagnostics (an
-/// editor's, never asked for when Jupyter runs a notebook) or once at start-up (the project
-/// model), built unoptimised: evcxr's build took 381 s of processor time against 523 (3.3 against
-/// 4.5 minutes on a 2-core AMD EPYC), and chapters 5 and 11's notebooks ran as fast (cells 21.0
-/// against 21.4 s, and 30.8 against 30.3 s, medians of two and three runs). With every crate
-/// unoptimised it built in 171 s, and chapter 5's cells took 84 s.
-const UNOPTIMISED: [&str; 8] = [
+/// The crates of evcxr's build that a notebook's run does not wait on, built unoptimised.
+///
+/// evcxr runs rust-analyzer on every cell to learn its variables' types. A profile of chapters 11
+/// and 12's notebooks (`perf record`, the kernel's own code) puts that time in parsing and
+/// expanding the dependencies' macros (`rowan`, `salsa`, the parser, token trees, name
+/// resolution: those keep the release profile's level), and almost none in type inference
+/// (`ra_ap_hir_ty`: 46 of chapter 12's 36,624 samples, yet 126 s of the build at `opt-level` 3,
+/// its longest crate) or in evcxr's own code, the Jupyter protocol and its runtime.
+///
+/// * rust-analyzer's editor crates (completions, assists, diagnostics, structural search) and
+///   the project model, read once at start-up: 381 s of processor time against 523;
+/// * then type inference and the trait solver, the IDE database, evcxr and its Jupyter server,
+///   tokio and zeromq, the regex engine, Markdown, TOML, `cargo metadata`, backtraces, file
+///   watching, URLs and dates: 359 s against 652 with the first eight alone, 187 s against 342
+///   on the clock, built one after the other on a 2-core AMD EPYC (AVX-512). Chapters 5, 11 and 12's notebooks, timed in
+///   turn with `farm-bench`, 4 runs each: 1.06 times as long by the median (0.99 to 1.15, 1.04 in
+///   processor time); in the profile of chapter 12's, type inference and the generic code of the
+///   unoptimised crates took about 1.1 s more of its 73 s of processor time.
+///
+/// With every crate unoptimised it built in 171 s, and chapter 5's cells took 84 s instead of 21.
+const UNOPTIMISED: [&str; 39] = [
+    // rust-analyzer: the editor's crates and the project model
     "ra_ap_ide",
     "ra_ap_ide_assists",
     "ra_ap_ide_completion",
@@ -79,6 +94,39 @@ const UNOPTIMISED: [&str; 8] = [
     "ra_ap_project_model",
     "ra_ap_test_fixture",
     "ra_ap_test_utils",
+    // rust-analyzer: type inference, the trait solver, the semantic and IDE databases, file watching
+    "ra_ap_hir_ty",
+    "ra_ap_hir",
+    "ra_ap_ide_db",
+    "ra-ap-rustc_type_ir",
+    "ra-ap-rustc_next_trait_solver",
+    "ra_ap_vfs-notify",
+    "notify",
+    // evcxr, its Jupyter server and what they use between cells
+    "evcxr",
+    "evcxr_jupyter",
+    "tokio",
+    "zeromq",
+    "futures-util",
+    "regex-syntax",
+    "regex-automata",
+    "pulldown-cmark",
+    "toml",
+    "toml_parser",
+    "winnow",
+    "cargo_metadata",
+    "backtrace",
+    "object",
+    "gimli",
+    "chrono",
+    "time",
+    "rustix",
+    "url",
+    "idna",
+    "tracing-subscriber",
+    "petgraph",
+    "scc",
+    "sha2",
 ];
 
 /// `cargo install evcxr_jupyter`, running beside the other installs (its output goes to a log
@@ -92,7 +140,7 @@ impl EvcxrBuild {
             println!("setup: evcxr_jupyter (already there)");
             return Ok(Self(None));
         }
-        println!("setup: building evcxr_jupyter {EVCXR} beside the other installs (about 3.5 minutes on 2 cores)");
+        println!("setup: building evcxr_jupyter {EVCXR} beside the other installs (about 3 minutes on 2 cores)");
         let cache = workspace_tools::cache_dir();
         // one codegen unit per crate: less work in all (519 against 576 s of processor time,
         // 4.5 against 4.9 minutes alone on a 2-core AMD EPYC), and the build runs beside others
