@@ -6,7 +6,9 @@
 //! and say how to install them.
 
 use std::path::PathBuf;
-use workspace_tools::notebook::{check_source, dep_line, execute, read, Problem};
+use workspace_tools::notebook::{
+    check_source, dep_line, execute, execute_all, read, seconds_executing, Problem,
+};
 use workspace_tools::{workspace_root, Chapter};
 
 /// Every chapter's notebook (that each exists is checked by `layout.rs`).
@@ -112,19 +114,21 @@ fn checker_passes_a_good_notebook() {
 fn every_notebook_executes_cleanly() {
     let nbs = notebooks();
     assert!(!nbs.is_empty(), "no notebooks found");
+    // one run of Jupyter for all of them, each on a kernel of its own
+    let paths: Vec<&std::path::Path> = nbs.iter().map(PathBuf::as_path).collect();
+    let executed = execute_all(&paths, &out_dir("notebooks")).unwrap_or_else(|e| panic!("{e:#}"));
     let mut failures = Vec::new();
-    for nb in &nbs {
-        let start = std::time::Instant::now();
-        match execute(nb, &out_dir("notebooks")) {
-            Ok((executed, problems)) if problems.is_empty() => {
-                let svgs = read(&executed).unwrap().to_string().matches("image/svg+xml").count();
-                eprintln!("ok   {} ({:.0?}, {svgs} inline figures)", nb.display(), start.elapsed());
-                if svgs == 0 {
-                    failures.push(format!("{}: no inline figure was shown", nb.display()));
-                }
-            }
-            Ok((_, problems)) => failures.push(format!("{}:\n{}", nb.display(), list(&problems))),
-            Err(e) => failures.push(format!("{}: {e:#}", nb.display())),
+    for (nb, (executed, problems)) in nbs.iter().zip(executed) {
+        if !problems.is_empty() {
+            failures.push(format!("{}:\n{}", nb.display(), list(&problems)));
+            continue;
+        }
+        let executed = read(&executed).unwrap();
+        let svgs = executed.to_string().matches("image/svg+xml").count();
+        let ran = seconds_executing(&executed).unwrap_or(f64::NAN);
+        eprintln!("ok   {} ({ran:.0} s of cells, {svgs} inline figures)", nb.display());
+        if svgs == 0 {
+            failures.push(format!("{}: no inline figure was shown", nb.display()));
         }
     }
     assert!(failures.is_empty(), "notebooks failed:\n{}", failures.join("\n"));

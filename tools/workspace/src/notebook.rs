@@ -14,8 +14,8 @@ mod jupyter;
 mod timing;
 
 pub use check::{check_executed, check_source};
-pub use jupyter::{evcxr_dir, execute, jupyter, venv_dir};
-pub use timing::seconds_to_first_output;
+pub use jupyter::{evcxr_dir, execute, execute_all, jupyter, venv_dir};
+pub use timing::{seconds_executing, seconds_to_first_output};
 
 use anyhow::{Context, Result};
 use serde_json::Value;

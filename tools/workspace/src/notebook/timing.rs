@@ -19,6 +19,15 @@ pub fn seconds_to_first_output(executed: &Value) -> Option<f64> {
     Some(end - start)
 }
 
+/// Seconds from the start of the first code cell to the end of the last: how long the notebook's
+/// cells ran, from the same timings.
+pub fn seconds_executing(executed: &Value) -> Option<f64> {
+    let code: Vec<&Value> =
+        cells(executed).ok()?.iter().filter(|c| c["cell_type"] == "code").collect();
+    let time = |cell: &Value, key: &str| timestamp(cell["metadata"]["execution"][key].as_str()?);
+    Some(time(code.last()?, "shell.execute_reply")? - time(code.first()?, "iopub.execute_input")?)
+}
+
 /// Seconds since 1970 of an ISO 8601 UTC timestamp such as `2026-11-23T11:37:03.522784Z`.
 fn timestamp(s: &str) -> Option<f64> {
     let (date, time) = s.trim_end_matches('Z').split_once('T')?;
@@ -56,7 +65,9 @@ mod tests {
             timed(":dep a", "2026-01-01T10:00:00Z", "2026-01-01T10:00:09Z", printed.clone()),
             timed("let a = 1;", "2026-01-01T10:00:09Z", "2026-01-01T10:00:12Z", json!([])),
             timed("println!()", "2026-01-01T10:00:12Z", "2026-01-01T10:00:14.5Z", printed),
+            timed("let b = 2;", "2026-01-01T10:00:14.5Z", "2026-01-01T10:00:20.25Z", json!([])),
         ]});
         assert_eq!(seconds_to_first_output(&n), Some(14.5));
+        assert_eq!(seconds_executing(&n), Some(20.25));
     }
 }
