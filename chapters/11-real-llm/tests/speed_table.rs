@@ -16,6 +16,14 @@ pub fn xeon() -> SpeedRun {
     run("intel-xeon-processor")
 }
 
+/// A file of the script's first form (an Intel Xeon, 3 rounds, 2026-11-25), kept from before
+/// the script recorded llama.cpp's configuration, the readers, the prefetch-off rows, the paired
+/// readers, the longer prompts and a profiled pass per round.
+pub fn old_run() -> SpeedRun {
+    serde_json::from_str(include_str!("fixtures/speed-run-3-rounds-2026-11-25.json"))
+        .expect("the old run's file")
+}
+
 pub fn amd_epyc() -> SpeedRun {
     run("amd-epyc")
 }
@@ -45,20 +53,20 @@ fn every_run_names_its_machine_and_has_every_round() {
     for (name, run) in &runs {
         run.check().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-    let mut broken = xeon();
+    let mut broken = old_run();
     broken.header.machine = "a laptop".into();
     assert!(broken.check().unwrap_err().contains("machine"));
-    let mut broken = xeon();
+    let mut broken = old_run();
     broken.programs[0].decode_rounds[0] += 50.0;
     assert!(broken.check().unwrap_err().contains("best"));
-    let mut broken = xeon();
+    let mut broken = old_run();
     broken.programs[1].decode_rounds[2] = 0.0;
     assert!(broken.check().unwrap_err().contains("positive"));
-    let mut broken = xeon();
+    let mut broken = old_run();
     broken.programs.retain(|p| p.program != "llama.cpp");
     assert!(broken.check().unwrap_err().contains("llama.cpp is missing"));
     // llama.cpp off its defaults must say why; an unknown configuration is refused
-    let mut broken = xeon();
+    let mut broken = old_run();
     let llama = broken.programs.iter_mut().find(|p| p.program == "llama.cpp").unwrap();
     llama.configuration = Some(NO_EXTRA_BUFFERS.into());
     assert!(broken.check().unwrap_err().contains("does not say why"));
@@ -70,7 +78,7 @@ fn every_run_names_its_machine_and_has_every_round() {
     llama.configuration = Some("fast".into());
     assert!(broken.check().unwrap_err().contains("unknown"));
     // a prefetch-off row, where present, has every round
-    let mut broken = xeon();
+    let mut broken = old_run();
     let mut row = broken.program("quantized").clone();
     row.program = WITHOUT_PREFETCH[0].0.into();
     row.decode_rounds.pop();
@@ -90,9 +98,9 @@ fn the_speed_table_is_current() {
 
 #[test]
 fn an_old_run_says_what_it_did_not_record() {
-    // the Xeon file predates llama.cpp's configuration, the bandwidth readers, the prefetch-off
+    // the old file predates llama.cpp's configuration, the bandwidth readers, the prefetch-off
     // rows and the profile of every round: its table says so instead of inventing them
-    let run = xeon();
+    let run = old_run();
     let table = run.table();
     assert!(table.contains("llama.cpp, the file's blocks (configuration not recorded)"));
     assert!(table.contains("from one reader, a sum of 1 GiB on every thread"));
@@ -107,9 +115,9 @@ fn an_old_run_says_what_it_did_not_record() {
 
 #[test]
 fn a_run_with_every_field_shows_them() {
-    // the fields the later script records, on the Xeon's numbers: the readers, llama.cpp's
+    // the fields the later script records, on the old file's numbers: the readers, llama.cpp's
     // configuration, the prefetch-off rows and one profiled pass per round
-    let mut run = xeon();
+    let mut run = old_run();
     run.bandwidth_readers = Some(vec![
         Reader { reader: "sum".into(), bytes_per_s: 21.2e9 },
         Reader { reader: "STREAM triad".into(), bytes_per_s: 23.0e9 },
