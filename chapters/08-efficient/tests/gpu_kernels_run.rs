@@ -5,8 +5,8 @@
 
 use ch08_efficient::gpu::plan::flops;
 use ch08_efficient::gpu::TILE_Q;
-use ch08_efficient::measure::gpu::{SdpaRow, SdpaRun};
-use ch08_efficient::measure::gpu_kernels::{fastest, parse_kernels, peaks, KernelRow};
+use ch08_efficient::measure::gpu::{parse_kernels, KernelRow, SdpaRow, SdpaRun};
+use ch08_efficient::measure::gpu_kernels::{fastest, peaks};
 use ch08_efficient::measure::{gpu_run, GpuRun, D, HEADS};
 use serde_json::Value;
 

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::clips::Clip;
 use crate::config::{DECODER_LAYERS, HEADS};
-use crate::timing::{alignment_matrix, dtw};
-use crate::transcribe::{text_rows, Transcriber};
+use crate::timing::{alignment_matrix, dtw, text_rows};
+use crate::transcribe::Transcriber;
 
 /// How many positions either side of the path count as on it: 2 positions, 40 ms.
 pub const NEAR: usize = 2;

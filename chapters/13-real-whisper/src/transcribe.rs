@@ -11,8 +11,8 @@ use crate::mel::{spectrogram, Padding};
 use crate::model::decoder::Hidden;
 use crate::model::Whisper;
 use crate::speed::{timed_fast, FastRun, Stages};
-use crate::timing::{align, Alignment, Word};
-use crate::tokenizer::{Specials, WhisperTokenizer};
+use crate::timing::{align, forced, Alignment, Word};
+use crate::tokenizer::WhisperTokenizer;
 
 /// Whisper tiny.en with its tokenizer and configuration.
 #[derive(Clone, Debug)]
@@ -108,7 +108,7 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     /// decoding, `<|startoftranscript|><|notimestamps|>` + the tokens + `<|endoftext|>`):
     /// `heads[layer * 6 + head]`, one row per token of that sequence, each over all the encoder's
     /// positions. Row `i` is where the decoder looked while predicting token `i + 1`, so
-    /// [`text_rows`] (from `<|notimestamps|>`'s to the last token's) predict the transcript and
+    /// [`text_rows`](crate::timing::text_rows) (from `<|notimestamps|>`'s to the last token's) predict the transcript and
     /// its end.
     pub fn cross_attention(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
         let forced = forced(self.tokenizer.specials, &t.tokens);
@@ -178,16 +178,3 @@ pub fn fast_alignment(
     align(tokenizer, tokens, &heads, (forced.len(), audio.len() / WIDTH), speech_frames)
 }
 // ANCHOR_END: fast_alignment
-
-/// The sequence the decoder reads again to align a transcript: `<|startoftranscript|>`
-/// `<|notimestamps|>`, the transcript's tokens, `<|endoftext|>`.
-pub fn forced(s: Specials, tokens: &[u32]) -> Vec<u32> {
-    [s.start, s.no_timestamps].into_iter().chain(tokens.iter().copied()).chain([s.end]).collect()
-}
-
-/// The rows of [`Transcriber::cross_attention`]'s `rows` that predict the transcript's tokens and
-/// its end: all but the first (`<|startoftranscript|>`'s, which predicts `<|notimestamps|>`) and
-/// the last (`<|endoftext|>`'s), as Whisper's `timing.py` cuts them.
-pub fn text_rows(rows: usize) -> std::ops::Range<usize> {
-    1..rows - 1
-}

@@ -3,11 +3,10 @@
 //! per GPU in `measurements/gpu/`: `<gpu>-dense.txt` (what chapter 1's `device_timing` example
 //! printed, built with `--features cuda`), `<gpu>-sdpa.json` (what `compare/sdpa_gpu.py` wrote) and
 //! `<gpu>-machine.txt` (driver and library versions); `cargo xtask gpu-kit` and its runner's
-//! `--timings` make all three.
+//! `--timings` make them, with `<gpu>-kernels.txt`: what the chapter's own kernels took (their
+//! tables are [`gpu_kernels`](super::gpu_kernels)'s).
 
 use serde::Deserialize;
-
-use super::gpu_kernels::parse_kernels;
 
 /// One length and precision of `compare/sdpa_gpu.py`: milliseconds per backend, `None` where the
 /// backend refused the inputs (flash attention and cuDNN take no float32).
@@ -47,7 +46,7 @@ pub struct GpuRun {
     /// the runner's machine lines: host, GPU with driver, CUDA, torch
     pub machine: String,
     /// the chapter's own kernels (`<gpu>-kernels.txt`); empty for a run made before them
-    pub kernels: Vec<super::gpu_kernels::KernelRow>,
+    pub kernels: Vec<KernelRow>,
 }
 
 /// The committed run named `gpu` (`"h100"`).
@@ -62,6 +61,43 @@ pub fn gpu_run(gpu: &str) -> GpuRun {
     let kernels =
         std::fs::read_to_string(kernels).map_or_else(|_| Vec::new(), |t| parse_kernels(&t));
     GpuRun { sdpa, dense: parse_dense(&read("dense.txt")), machine: read("machine.txt"), kernels }
+}
+
+/// One line of `gpu_timing`: milliseconds per kernel at one length, without or with the mask.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelRow {
+    pub n: usize,
+    pub causal: bool,
+    /// the plain float32 kernel
+    pub plain_ms: f64,
+    /// the float32 tensor-core kernel
+    pub tf32x3_ms: f64,
+    pub f16_ms: f64,
+    pub bf16_ms: f64,
+    /// chapter 1's attention on dfdx
+    pub dense_ms: f64,
+}
+
+/// The rows of `gpu_timing`'s table: `n causal` and five cells `ms (TFLOP/s)`.
+pub fn parse_kernels(text: &str) -> Vec<KernelRow> {
+    text.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            let [n, causal, rest @ ..] = &cells[..] else { return None };
+            let ms: Vec<f64> =
+                rest.iter().step_by(2).map(|c| c.parse().ok()).collect::<Option<_>>()?;
+            let [plain_ms, tf32x3_ms, f16_ms, bf16_ms, dense_ms] = ms[..] else { return None };
+            Some(KernelRow {
+                n: n.parse().ok()?,
+                causal: causal.parse().ok()?,
+                plain_ms,
+                tf32x3_ms,
+                f16_ms,
+                bf16_ms,
+                dense_ms,
+            })
+        })
+        .collect()
 }
 
 /// The rows of `device_timing`'s table (`n`, `ms`, `GFLOP/s`); it must have run on the GPU.

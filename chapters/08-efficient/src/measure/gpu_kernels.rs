@@ -5,45 +5,8 @@
 //! gives it: the float32 kernels against PyTorch's SDPA in float32 (its memory-efficient kernel),
 //! the half-precision kernel against PyTorch's fastest backend in the same type.
 
-use super::gpu::{GpuRun, SdpaRow};
+use super::gpu::{GpuRun, KernelRow, SdpaRow};
 use super::method::{D, HEADS};
-
-/// One line of `gpu_timing`: milliseconds per kernel at one length, without or with the mask.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KernelRow {
-    pub n: usize,
-    pub causal: bool,
-    /// the plain float32 kernel
-    pub plain_ms: f64,
-    /// the float32 tensor-core kernel
-    pub tf32x3_ms: f64,
-    pub f16_ms: f64,
-    pub bf16_ms: f64,
-    /// chapter 1's attention on dfdx
-    pub dense_ms: f64,
-}
-
-/// The rows of `gpu_timing`'s table: `n causal` and five cells `ms (TFLOP/s)`.
-pub fn parse_kernels(text: &str) -> Vec<KernelRow> {
-    text.lines()
-        .filter_map(|line| {
-            let cells: Vec<&str> = line.split_whitespace().collect();
-            let [n, causal, rest @ ..] = &cells[..] else { return None };
-            let ms: Vec<f64> =
-                rest.iter().step_by(2).map(|c| c.parse().ok()).collect::<Option<_>>()?;
-            let [plain_ms, tf32x3_ms, f16_ms, bf16_ms, dense_ms] = ms[..] else { return None };
-            Some(KernelRow {
-                n: n.parse().ok()?,
-                causal: causal.parse().ok()?,
-                plain_ms,
-                tf32x3_ms,
-                f16_ms,
-                bf16_ms,
-                dense_ms,
-            })
-        })
-        .collect()
-}
 
 /// PyTorch's fastest time for one row: the dispatched call and every backend that took it.
 pub fn fastest(row: &SdpaRow) -> f64 {
@@ -157,7 +120,7 @@ impl GpuRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::gpu::SdpaRun;
+    use crate::measure::gpu::{parse_kernels, SdpaRun};
 
     /// What `gpu_timing` prints, with made-up times.
     const PRINTED: &str = "batch 1, 8 heads, d_k 64; best of 3 after a warm-up; ms (TFLOP/s)\n\

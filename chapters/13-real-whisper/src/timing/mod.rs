@@ -28,8 +28,21 @@ pub mod words;
 pub use dtw::dtw;
 pub use words::{split_words, word_times, Word};
 
-use crate::tokenizer::WhisperTokenizer;
-use crate::transcribe::text_rows;
+use crate::tokenizer::{Specials, WhisperTokenizer};
+
+/// The sequence the decoder reads again to align a transcript: `<|startoftranscript|>`
+/// `<|notimestamps|>`, the transcript's tokens, `<|endoftext|>`.
+pub fn forced(s: Specials, tokens: &[u32]) -> Vec<u32> {
+    [s.start, s.no_timestamps].into_iter().chain(tokens.iter().copied()).chain([s.end]).collect()
+}
+
+/// The rows of a cross-attention map over the [`forced`] sequence
+/// ([`Transcriber::cross_attention`](crate::Transcriber::cross_attention)) that predict the
+/// transcript's tokens and its end: all but the first (`<|startoftranscript|>`'s, which predicts
+/// `<|notimestamps|>`) and the last (`<|endoftext|>`'s), as Whisper's `timing.py` cuts them.
+pub fn text_rows(rows: usize) -> std::ops::Range<usize> {
+    1..rows - 1
+}
 
 /// What the alignment heads give a transcript: the matrix, the path through it, the words.
 #[derive(Clone, Debug, PartialEq)]
