@@ -108,8 +108,8 @@ impl<Dev: Device<f32>> Transcriber<Dev> {
     /// decoding, `<|startoftranscript|><|notimestamps|>` + the tokens + `<|endoftext|>`):
     /// `heads[layer * 6 + head]`, one row per token of that sequence, each over all the encoder's
     /// positions. Row `i` is where the decoder looked while predicting token `i + 1`, so
-    /// [`text_rows`](crate::timing::text_rows) (from `<|notimestamps|>`'s to the last token's) predict the transcript and
-    /// its end.
+    /// [`text_rows`](crate::timing::text_rows) (from `<|notimestamps|>`'s to the last token's)
+    /// predict the transcript and its end.
     pub fn cross_attention(&self, t: &Transcript<Dev>) -> (Vec<Vec<f32>>, usize, usize) {
         let forced = forced(self.tokenizer.specials, &t.tokens);
         let (_, weights) = self.model.decode_all(&forced, &t.audio);
