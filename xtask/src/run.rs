@@ -27,21 +27,6 @@ pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()
     Ok(())
 }
 
-/// [`cargo`] without the environment variables `unset`.
-pub fn cargo_without(root: &Path, args: &[&str], unset: &[&str]) -> Result<()> {
-    println!("$ cargo {} (without {})", args.join(" "), unset.join(", "));
-    let mut cargo = Command::new(workspace_tools::cargo_program());
-    cargo.current_dir(root).args(args);
-    for name in unset {
-        cargo.env_remove(name);
-    }
-    let status = cargo.status().context("running cargo")?;
-    if !status.success() {
-        bail!("`cargo {}` failed ({status})", args.join(" "));
-    }
-    Ok(())
-}
-
 /// `cargo ARGS` in the folder `dir`, left running in the background with its output going to the
 /// file `log`; [`Background::finish`] waits for it and shows that output (cargo's `test result:`
 /// lines with it). Dropped before that, it is stopped with everything it started.

@@ -1,6 +1,6 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
-use crate::run::{cargo, cargo_with, cargo_without, Background};
+use crate::run::{cargo, cargo_with, Background};
 use crate::{check, models, setup, wasm};
 use anyhow::{Context, Result};
 use std::cell::RefCell;
@@ -37,13 +37,10 @@ pub fn test(root: &Path) -> Result<()> {
         wasm::wasm(root).map(drop)
     })?;
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
-    // clippy lints each of the workspace's crates while it is compiled for real: every target
-    // (the libraries, their unit tests, the test binaries, every example and bench) in one build
-    // that the steps below reuse, instead of `cargo clippy`'s check build beside it
-    check::lint_while_compiling()?;
-    step("lints and the build: every target, clippy compiling the workspace's crates", &|| {
-        cargo(root, &["build", "--workspace", "--all-targets"])
-    })?;
+    step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
+    // `--tests` builds no example: the checks build the programs they run (the printed outputs,
+    // the arguments refused), and clippy has type-checked every one; the figures' and training
+    // programs that no check runs are not compiled twice
     const TESTS: [&str; 4] = ["test", "--workspace", "--no-fail-fast", "--tests"];
     step("Rust tests compiled (cargo test --workspace --tests --no-run)", &|| {
         cargo(root, &[&TESTS[..], &["--no-run"]].concat())
@@ -150,8 +147,7 @@ fn instruction_sets() -> (Vec<&'static str>, &'static str) {
 fn cuda_check(root: &Path) -> Result<()> {
     let mut args = vec!["check".to_string(), "--all-targets".into()];
     args.extend(cuda_packages(root, &["dfdx/ci-check"])?);
-    // its own check build: without clippy, as before the suite compiled with it
-    cargo_without(root, &args.iter().map(String::as_str).collect::<Vec<_>>(), &check::LINTED)
+    cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// `-p support -p ch01-… … --features support/cuda,ch01-…/cuda,…` and `extra` features: support

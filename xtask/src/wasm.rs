@@ -56,7 +56,6 @@ pub fn wasm(root: &Path) -> Result<PathBuf> {
             // rustup's cargo set these for xtask; they would point Debian's cargo at rustup's tools
             .env_remove("RUSTUP_TOOLCHAIN")
             .env_remove("RUSTC_WRAPPER")
-            .env_remove("RUSTC_WORKSPACE_WRAPPER")
             .env_remove("CARGO");
         c
     };

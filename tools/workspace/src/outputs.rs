@@ -97,9 +97,9 @@ impl Output {
 /// would be compiled again for each distinct set (measured: four extra builds of dfdx, most of the
 /// outputs check's time). One `cargo build --workspace --example NAME …` resolves features once,
 /// for the workspace, and reuses what the tests built; the programs are then run directly, as
-/// `cargo run` would run them (from the workspace root). Only the programs a check runs are built
-/// here; in the suite they are already built (its lint step compiles every target once, with
-/// clippy), so this finds them fresh.
+/// `cargo run` would run them (from the workspace root). Only the programs a check runs are built:
+/// the suite's tests step builds no example (`--tests`), and the figures' and training programs
+/// that no check runs are type-checked by clippy.
 #[derive(Debug, Clone, Default)]
 pub struct Programs {
     by_example: std::collections::HashMap<String, PathBuf>,

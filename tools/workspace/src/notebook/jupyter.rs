@@ -124,9 +124,6 @@ pub fn execute_all(notebooks: &[&Path], out_dir: &Path) -> Result<Vec<(PathBuf, 
         // and with `.ci/run`'s one codegen unit per crate, chapter 5's `:dep` cell took 31.9 s
         // against 12.3 and every later cell longer: a cell is compiled incrementally, in units
         .env_remove("CARGO_PROFILE_DEV_CODEGEN_UNITS")
-        // and the suite's clippy-driver, which would lint each cell's crate as it compiles it
-        .env_remove("RUSTC_WORKSPACE_WRAPPER")
-        .env_remove("CLIPPY_ARGS")
         .env("EVCXR_TMPDIR", &shared)
         .args([
             "nbconvert",
