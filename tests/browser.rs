@@ -14,11 +14,8 @@
 //! `cargo test -p workspace-checks --test checks browser:: -- --ignored`
 //! (install it with `sudo apt-get install chromium`, or point `CHROME` at a Chrome/Chromium binary).
 
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Log, Network, Runtime};
-use headless_chrome::{Browser, LaunchOptions, Tab};
-use serde_json::Value;
-use std::ffi::OsStr;
+use cdp::{Browser, Tab};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -26,6 +23,7 @@ use workspace_tools::workspace_root;
 
 mod absent;
 mod ask;
+mod cdp;
 mod chat;
 mod explorer;
 mod hear;
@@ -63,8 +61,11 @@ fn chromium() -> PathBuf {
     );
 }
 
+/// Chromium, headless, on the profile folder `user_data_dir` (its standard error in
+/// `chromium.log` there), with nothing that reaches past this machine: no background networking,
+/// component updates, sync or first-run pages.
 fn launch(user_data_dir: PathBuf) -> Browser {
-    let args: Vec<&OsStr> = [
+    let mut args: Vec<String> = [
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
@@ -73,24 +74,27 @@ fn launch(user_data_dir: PathBuf) -> Browser {
         "--disable-component-update",
         "--disable-sync",
         "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-breakpad",
+        "--disable-dev-shm-usage",
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+        "--disable-hang-monitor",
+        "--disable-popup-blocking",
+        "--force-color-profile=srgb",
+        "--password-store=basic",
+        "--use-mock-keychain",
         "--hide-scrollbars",
         "--mute-audio",
+        "--window-size=1280,1000",
     ]
-    .iter()
-    .map(OsStr::new)
-    .collect();
-    let options = LaunchOptions {
-        path: Some(chromium()),
-        headless: true,
-        sandbox: false,
-        enable_gpu: false,
-        window_size: Some((1280, 1000)),
-        user_data_dir: Some(user_data_dir),
-        idle_browser_timeout: Duration::from_secs(180),
-        args,
-        ..LaunchOptions::default()
-    };
-    Browser::new(options).unwrap_or_else(|e| panic!("cannot start chromium: {e:#}"))
+    .map(String::from)
+    .to_vec();
+    args.push(format!("--user-data-dir={}", user_data_dir.display()));
+    let log = user_data_dir.join("chromium.log");
+    Browser::launch(&chromium(), &args, &log)
+        .unwrap_or_else(|e| panic!("cannot start chromium: {e:#}"))
 }
 
 /// What the DevTools protocol reported while a page loaded.
@@ -106,74 +110,68 @@ struct Recorded {
 fn record(tab: &Tab) -> Arc<Mutex<Recorded>> {
     let recorded = Arc::new(Mutex::new(Recorded::default()));
     let sink = recorded.clone();
-    tab.add_event_listener(Arc::new(move |event: &Event| {
+    tab.add_event_listener(Arc::new(move |method: &str, p: &Value| {
         let mut r = sink.lock().unwrap();
-        match event {
-            Event::NetworkRequestWillBeSent(e) => {
-                let url = e.params.request.url.clone();
-                r.pending.insert(format!("{:?}", e.params.request_id), url.clone());
+        let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+        match method {
+            "Network.requestWillBeSent" => {
+                let url = text(&p["request"]["url"]);
+                r.pending.insert(text(&p["requestId"]), url.clone());
                 r.requests.push(url);
             }
-            Event::NetworkLoadingFinished(e) => {
-                r.pending.remove(&format!("{:?}", e.params.request_id));
+            "Network.loadingFinished" => {
+                r.pending.remove(&text(&p["requestId"]));
             }
-            Event::NetworkResponseReceived(e) => {
-                let status = e.params.response.status;
-                if status >= 400 {
-                    r.failed.push(format!("HTTP {status} for {}", e.params.response.url));
+            "Network.responseReceived" => {
+                let status = p["response"]["status"].as_f64().unwrap_or(0.0);
+                if status >= 400.0 {
+                    r.failed.push(format!("HTTP {status} for {}", text(&p["response"]["url"])));
                 }
             }
-            Event::NetworkLoadingFailed(e) => {
-                let url = r.pending.remove(&format!("{:?}", e.params.request_id));
-                r.failed.push(format!("{} ({})", url.unwrap_or_default(), e.params.error_text));
+            "Network.loadingFailed" => {
+                let url = r.pending.remove(&text(&p["requestId"]));
+                r.failed.push(format!("{} ({})", url.unwrap_or_default(), text(&p["errorText"])));
             }
-            Event::RuntimeConsoleAPICalled(e) => {
-                let params = serde_json::to_value(&e.params).unwrap_or(Value::Null);
-                let kind = params["type"].as_str().unwrap_or("");
+            "Runtime.consoleAPICalled" => {
+                let kind = p["type"].as_str().unwrap_or("");
                 if kind == "error" || kind == "assert" {
-                    let args: Vec<String> = e
-                        .params
-                        .args
-                        .iter()
-                        .map(|a| match &a.value {
+                    let args: Vec<String> = p["args"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|a| match a.get("value") {
                             Some(v) => v.to_string(),
-                            None => a.description.clone().unwrap_or_default(),
+                            None => text(&a["description"]),
                         })
                         .collect();
                     r.errors.push(format!("console.{kind}: {}", args.join(" ")));
                 }
             }
-            Event::LogEntryAdded(e) => {
-                let entry = serde_json::to_value(&e.params.entry).unwrap_or(Value::Null);
+            "Log.entryAdded" => {
+                let entry = &p["entry"];
                 if entry["level"] == "error" {
-                    r.errors.push(format!(
-                        "log: {} {}",
-                        entry["text"].as_str().unwrap_or(""),
-                        entry["url"].as_str().unwrap_or("")
-                    ));
+                    r.errors.push(format!("log: {} {}", text(&entry["text"]), text(&entry["url"])));
                 }
             }
-            Event::RuntimeExceptionThrown(e) => {
-                let d = &e.params.exception_details;
-                let what =
-                    d.exception.as_ref().and_then(|x| x.description.clone()).unwrap_or_default();
-                r.errors.push(format!("uncaught exception: {} {what}", d.text));
+            "Runtime.exceptionThrown" => {
+                let d = &p["exceptionDetails"];
+                let what = text(&d["exception"]["description"]);
+                r.errors.push(format!("uncaught exception: {} {what}", text(&d["text"])));
             }
             _ => {}
         }
-    }))
-    .expect("listener");
-    let enable: Network::Enable = serde_json::from_value(serde_json::json!({})).unwrap();
-    tab.call_method(enable).expect("Network.enable");
-    tab.call_method(Log::Enable(None)).expect("Log.enable");
-    tab.call_method(Runtime::Enable(None)).expect("Runtime.enable");
+    }));
+    for domain in ["Network", "Log", "Runtime"] {
+        tab.call(&format!("{domain}.enable"), json!({}))
+            .unwrap_or_else(|e| panic!("{domain}.enable: {e:#}"));
+    }
     recorded
 }
 
 fn eval_json(tab: &Tab, js: &str) -> Value {
     let result = tab.evaluate(js, true).unwrap_or_else(|e| panic!("evaluating JS failed: {e:#}"));
-    let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    serde_json::from_str(&text).unwrap_or(Value::Null)
+    let text = result["value"].as_str().unwrap_or_default();
+    serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
 /// Waits until the page, its fonts and its live widgets are done.
@@ -366,7 +364,7 @@ fn every_page_renders_offline_in_chromium() {
             std::fs::write(shots.join(file), png).unwrap();
         }
         failures.extend(layout.into_iter().map(|p| format!("{name}: {p}")));
-        let _ = tab.close(true);
+        let _ = tab.close();
     }
     // the pages with widgets again, loaded in a phone's viewport
     for (name, _, _) in &measured {
@@ -381,7 +379,7 @@ fn every_page_renders_offline_in_chromium() {
             std::fs::write(shots.join(file), png).unwrap();
         }
         failures.extend(layout.into_iter().map(|p| format!("{name}, phone: {p}")));
-        let _ = tab.close(true);
+        let _ = tab.close();
     }
     let table = widget_table(&measured);
     std::fs::write(shots.join("widgets.md"), &table).unwrap();

@@ -1,8 +1,8 @@
 //! `cargo xtask`'s first build and the workspace's test build share the crates below the task
 //! runner (mdbook and everything under it): every crate in the task runner's tree is built with
 //! the features the test build gives it, so the test build finds it compiled. Cargo turns on a
-//! crate's features by what the command builds, and the test build adds the chapters'
-//! dev-dependencies and `headless_chrome`; `xtask/Cargo.toml` asks for the same features, and this
+//! crate's features by what the command builds, and the test build adds the dev-dependencies of
+//! the chapters and of the workspace checks; `xtask/Cargo.toml` asks for the same features, and this
 //! check fails when an update of `Cargo.lock` makes them differ again (which costs a fresh
 //! machine about a minute of compiling, nothing else).
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use headless_chrome::Browser;
+use super::cdp::Browser;
 
 use super::{eval_json, open, wait_for_state};
 
@@ -56,7 +56,7 @@ pub fn check_absent(browser: &Browser, base: &str) -> Vec<String> {
         if state != "absent" || !said.contains("`cargo xtask models`") {
             problems.push(format!("{page}: without the models, {id} is {state:?}: {said:?}"));
         }
-        let _ = tab.close(true);
+        let _ = tab.close();
     }
     problems
 }

@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
+use super::cdp::{Browser, Tab};
 use attention_web_models::bundle::Bundle;
 use attention_web_models::ch12::Asker;
-use headless_chrome::Tab;
 use serde_json::Value;
 
 use super::screenshot::element_screenshot;
@@ -107,7 +107,7 @@ fn open_and_load(tab: &Tab) -> (String, Value) {
 }
 
 /// The problems found, and a table of what was measured.
-pub fn check_ask(browser: &headless_chrome::Browser, base: &str) -> (Vec<String>, String) {
+pub fn check_ask(browser: &Browser, base: &str) -> (Vec<String>, String) {
     let mut problems = Vec::new();
     let asker = native_asker();
     let page = format!("{base}introduction.html");
@@ -215,7 +215,7 @@ pub fn check_ask(browser: &headless_chrome::Browser, base: &str) -> (Vec<String>
 
 /// Every paragraph whose words ([`ch12_real_bert::web_index::find_words`]) are not in its
 /// page's text as the browser shows it: its link would find nothing.
-fn unfound_paragraphs(browser: &headless_chrome::Browser, base: &str) -> Vec<String> {
+fn unfound_paragraphs(browser: &Browser, base: &str) -> Vec<String> {
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(published().join("book-index.json")).unwrap())
             .unwrap();
@@ -248,7 +248,7 @@ fn unfound_paragraphs(browser: &headless_chrome::Browser, base: &str) -> Vec<Str
                 problems.push(format!("{page}: {words:?} is not in the page's text"));
             }
         }
-        let _ = tab.close(true);
+        let _ = tab.close();
     }
     // a paragraph without such words (one that opens with a formula) links to its page only
     if checked < 500 || empty * 20 > checked + empty {

@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use super::cdp::{Browser, Tab};
 use ch11_real_llm::chat::{chat_prompt, reply, Choice, DEFAULT_SYSTEM};
 use ch11_real_llm::decode::{Decoder, Weights};
 use ch11_real_llm::gguf::Gguf;
 use ch11_real_llm::tokenizer::Tokenizer;
-use headless_chrome::Tab;
 use serde_json::Value;
 
 use super::eval_json;
@@ -162,7 +162,7 @@ pub fn check_chat(tab: &Tab) -> (Vec<String>, String) {
 
 /// The box with a reply, at desktop width on `tab` and on a phone's screen in a new tab of
 /// `browser` (the model from the browser's cache); what is wrong with the phone's layout.
-pub fn chat_screenshots(browser: &headless_chrome::Browser, tab: &Tab, url: &str) -> Vec<String> {
+pub fn chat_screenshots(browser: &Browser, tab: &Tab, url: &str) -> Vec<String> {
     let shots = workspace_tools::workspace_root().join("target/book-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     send(tab, "What is the capital of France?", Choice::GREEDY, 16);

@@ -1,11 +1,10 @@
 //! Chapter 9's attention explorer, driven in the browser: it draws, and picking another sequence
 //! or head redraws the map.
 
-use headless_chrome::protocol::cdp::Page;
-use headless_chrome::Tab;
+use super::cdp::Tab;
 
 use super::eval_json;
-use super::screenshot::screenshot;
+use super::screenshot::{screenshot, Clip};
 
 /// The page with chapter 9's attention explorer (`book/src/explorer/`).
 pub const EXPLORER_PAGE: &str = "09-capstone";
@@ -123,12 +122,11 @@ pub fn explorer_screenshot(tab: &Tab) -> Option<Vec<u8>> {
     let margin = 12.0;
     Some(screenshot(
         tab,
-        Page::Viewport {
+        Clip {
             x: (x - margin).max(0.0),
             y: (y - margin).max(0.0),
             width: width + 2.0 * margin,
             height: height + 2.0 * margin,
-            scale: 1.0,
         },
     ))
 }

@@ -7,13 +7,13 @@
 
 use std::time::{Duration, Instant};
 
+use super::cdp::{Browser, Tab};
 use base64::Engine;
 use ch13_real_whisper::clips::CLIPS;
 use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::recording::{prepare, resample, RATE};
 use ch13_real_whisper::transcribe::fast_alignment;
 use ch13_real_whisper::{files, Transcriber};
-use headless_chrome::Tab;
 use serde_json::Value;
 
 use super::eval_json;
@@ -249,11 +249,7 @@ fn check_recording_path(tab: &Tab, t: &Transcriber<support::Dev>) -> Vec<String>
 
 /// The box after a clip, at desktop width on `tab` and on a phone's screen in a new tab of
 /// `browser` (the model from the browser's cache); what is wrong with the phone's layout.
-pub fn hear_screenshots(
-    browser: &headless_chrome::Browser,
-    tab: &Tab,
-    url: &str,
-) -> (Vec<String>, String) {
+pub fn hear_screenshots(browser: &Browser, tab: &Tab, url: &str) -> (Vec<String>, String) {
     let shots = workspace_tools::workspace_root().join("target/book-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     hear_clip(tab, CLIPS[1].file);

@@ -2,9 +2,9 @@
 //! and its portable path, each compared with the portable path run natively, on chapter 8's fast
 //! kernel, chapter 11's quantized products and the vector `exp` (`attention_web::lanes`).
 
+use super::cdp::Tab;
 use attention_web_models::lanes::{run, Work};
 use ch08_efficient::fast::Isa;
-use headless_chrome::Tab;
 
 use super::eval_json;
 

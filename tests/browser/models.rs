@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use headless_chrome::{Browser, Tab};
+use super::cdp::{Browser, Tab};
 use workspace_tools::workspace_root;
 
 use super::screenshot::element_screenshot;

@@ -3,7 +3,7 @@
 //! [`TOLERANCE`], discrete results exactly. Each check also reports what it measured: the largest
 //! difference, the time to the first result and the time of one update.
 
-use headless_chrome::Tab;
+use super::cdp::Tab;
 use serde_json::Value;
 
 use super::eval_json;

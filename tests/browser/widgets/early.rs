@@ -1,7 +1,7 @@
 //! The widgets of chapters 1 to 6, driven with fixed inputs and compared with the chapters' code:
 //! ch01's sentence and scaling slider, ch02's bank loan, ch04's table, ch06's mask builder.
 
-use headless_chrome::Tab;
+use super::super::cdp::Tab;
 
 use super::{compare, drive, edit_and_reset, numbers, WidgetReport};
 

@@ -1,12 +1,11 @@
 //! What a page with widgets weighs, and how its widgets lay out: the bytes it fetched (as served
 //! and gzip-compressed), a phone's viewport, and each widget's screenshot with its overflow.
 
-use headless_chrome::protocol::cdp::{Emulation, Page};
-use headless_chrome::Tab;
+use super::super::cdp::Tab;
 use std::path::Path;
 
 use super::super::eval_json;
-use super::super::screenshot::screenshot;
+use super::super::screenshot::{screenshot, Clip};
 
 /// Bytes one page fetched: as served here (uncompressed), and as a server that compresses them
 /// with gzip (level 6, as most do) would send them; everything, and the widgets' share (the
@@ -57,11 +56,11 @@ fn gzip_size(data: &[u8]) -> u64 {
 /// Sets the tab's viewport to a phone's, 390 pixels wide; call before navigating, so that the
 /// page lays itself out (and hides mdBook's sidebar) as on a phone.
 pub fn emulate_phone(tab: &Tab) {
-    let metrics: Emulation::SetDeviceMetricsOverride = serde_json::from_value(serde_json::json!({
+    let metrics = serde_json::json!({
         "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true,
-    }))
-    .unwrap();
-    tab.call_method(metrics).expect("Emulation.setDeviceMetricsOverride");
+    });
+    tab.call("Emulation.setDeviceMetricsOverride", metrics)
+        .unwrap_or_else(|e| panic!("Emulation.setDeviceMetricsOverride: {e:#}"));
 }
 
 /// PNGs of every widget on the page as laid out now, named `<widget><suffix>.png`, and what is
@@ -92,12 +91,11 @@ pub fn widget_screenshots(tab: &Tab, suffix: &str) -> (Vec<(String, Vec<u8>)>, V
             ));
         }
         let margin = 8.0;
-        let clip = Page::Viewport {
+        let clip = Clip {
             x: (x - margin).max(0.0),
             y: (y - margin).max(0.0),
             width: w + 2.0 * margin,
             height: h + 2.0 * margin,
-            scale: 1.0,
         };
         shots.push((format!("{name}{suffix}.png"), screenshot(tab, clip)));
     }

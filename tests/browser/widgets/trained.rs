@@ -1,7 +1,7 @@
 //! The widgets of chapters 7 to 10, driven with fixed inputs and compared with the chapters' code
 //! natively: ch07's ViT, ch08's patterns and kernels, ch09's reverser and explorer, ch10's writer.
 
-use headless_chrome::Tab;
+use super::super::cdp::Tab;
 use serde_json::Value;
 
 use super::{compare, drive, numbers, WidgetReport};
