@@ -119,14 +119,5 @@ pub fn explorer_screenshot(tab: &Tab) -> Option<Vec<u8>> {
     );
     let (x, y) = (rect["x"].as_f64()?, rect["y"].as_f64()?);
     let (width, height) = (rect["w"].as_f64()?, rect["h"].as_f64()?);
-    let margin = 12.0;
-    Some(screenshot(
-        tab,
-        Clip {
-            x: (x - margin).max(0.0),
-            y: (y - margin).max(0.0),
-            width: width + 2.0 * margin,
-            height: height + 2.0 * margin,
-        },
-    ))
+    Some(screenshot(tab, Clip::around(x, y, width, height, 12.0)))
 }

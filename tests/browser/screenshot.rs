@@ -10,12 +10,7 @@ const PART_HEIGHT: f64 = 16_000.0;
 /// PNGs of the whole page, top to bottom, at most [`PART_HEIGHT`] pixels each: the viewport is
 /// stretched to the page's height (up to that limit) first, so the fixed sidebar spans the image.
 pub fn screenshots(tab: &Tab, width: f64, height: f64) -> Vec<Vec<u8>> {
-    let metrics = json!({
-        "width": width as u32, "height": height.min(PART_HEIGHT) as u32, "deviceScaleFactor": 1,
-        "mobile": false,
-    });
-    tab.call("Emulation.setDeviceMetricsOverride", metrics)
-        .unwrap_or_else(|e| panic!("Emulation.setDeviceMetricsOverride: {e:#}"));
+    set_viewport(tab, width as u32, height.min(PART_HEIGHT) as u32, false);
     std::thread::sleep(Duration::from_millis(300));
     let parts = (height / PART_HEIGHT).ceil().max(1.0) as usize;
     (0..parts)
@@ -26,12 +21,33 @@ pub fn screenshots(tab: &Tab, width: f64, height: f64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Lays the tab out in a viewport of `width` × `height` CSS pixels, one device pixel each, as a
+/// phone's screen where `mobile`.
+pub fn set_viewport(tab: &Tab, width: u32, height: u32, mobile: bool) {
+    let metrics =
+        json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile });
+    tab.call("Emulation.setDeviceMetricsOverride", metrics).unwrap_or_else(|e| panic!("{e:#}"));
+}
+
 /// A rectangle of the page, in CSS pixels from its top left corner.
 pub struct Clip {
     pub x: f64,
     pub y: f64,
     pub width: f64,
     pub height: f64,
+}
+
+impl Clip {
+    /// The rectangle at (`x`, `y`) of `width` × `height` with `margin` around it (cut at the
+    /// page's top and left edges).
+    pub fn around(x: f64, y: f64, width: f64, height: f64, margin: f64) -> Clip {
+        Clip {
+            x: (x - margin).max(0.0),
+            y: (y - margin).max(0.0),
+            width: width + 2.0 * margin,
+            height: height + 2.0 * margin,
+        }
+    }
 }
 
 /// A PNG of the rectangle `clip` of the page, beyond the viewport where it reaches past it.

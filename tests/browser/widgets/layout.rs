@@ -5,7 +5,7 @@ use super::super::cdp::Tab;
 use std::path::Path;
 
 use super::super::eval_json;
-use super::super::screenshot::{screenshot, Clip};
+use super::super::screenshot::{screenshot, set_viewport, Clip};
 
 /// Bytes one page fetched: as served here (uncompressed), and as a server that compresses them
 /// with gzip (level 6, as most do) would send them; everything, and the widgets' share (the
@@ -56,11 +56,7 @@ fn gzip_size(data: &[u8]) -> u64 {
 /// Sets the tab's viewport to a phone's, 390 pixels wide; call before navigating, so that the
 /// page lays itself out (and hides mdBook's sidebar) as on a phone.
 pub fn emulate_phone(tab: &Tab) {
-    let metrics = serde_json::json!({
-        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true,
-    });
-    tab.call("Emulation.setDeviceMetricsOverride", metrics)
-        .unwrap_or_else(|e| panic!("Emulation.setDeviceMetricsOverride: {e:#}"));
+    set_viewport(tab, 390, 844, true);
 }
 
 /// PNGs of every widget on the page as laid out now, named `<widget><suffix>.png`, and what is
@@ -90,14 +86,7 @@ pub fn widget_screenshots(tab: &Tab, suffix: &str) -> (Vec<(String, Vec<u8>)>, V
                 r["overflow"]
             ));
         }
-        let margin = 8.0;
-        let clip = Clip {
-            x: (x - margin).max(0.0),
-            y: (y - margin).max(0.0),
-            width: w + 2.0 * margin,
-            height: h + 2.0 * margin,
-        };
-        shots.push((format!("{name}{suffix}.png"), screenshot(tab, clip)));
+        shots.push((format!("{name}{suffix}.png"), screenshot(tab, Clip::around(x, y, w, h, 8.0))));
     }
     (shots, problems)
 }
