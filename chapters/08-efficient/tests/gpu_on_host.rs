@@ -1,7 +1,7 @@
 //! The GPU kernels (`src/gpu/*.cu`) run on the CPU, unchanged: compiled by the C compiler under
-//! `tests/fixtures/cuda_on_host.h` (each GPU thread a POSIX thread, `__syncthreads()` a barrier;
-//! `mma_on_host.h` rebuilds the tensor cores' operands from every lane's fragments), launched as
-//! `Launch::plan` says, and compared with the dense computation. This checks the kernels'
+//! `tests/fixtures/cuda_on_host.h` (a block's GPU threads taking turns on one processor thread,
+//! `__syncthreads()` a barrier; `mma_on_host.h` rebuilds the tensor cores' operands from every
+//! lane's fragments), launched as `Launch::plan` says, and compared with the dense computation. This checks the kernels'
 //! indexing, tiles, causal skipping, online softmax and fragment layouts on any machine; the GPU
 //! kit compares them with chapter 1's attention on a real GPU.
 
@@ -26,20 +26,55 @@ fn build(config: Config) -> PathBuf {
     std::fs::write(dir.join(file), config.source()).unwrap();
     std::fs::write(dir.join("common.cuh"), ch08_efficient::gpu::COMMON).unwrap();
     std::fs::write(dir.join("warp_softmax.cuh"), ch08_efficient::gpu::WARP_SOFTMAX).unwrap();
+    compile(&fixtures.join("run_kernel.c"), &dir)
+}
+
+/// Compiles the C program `source` with the headers of `dir` and of the fixtures into
+/// `dir/run_kernel`.
+fn compile(source: &Path, dir: &Path) -> PathBuf {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let exe = dir.join("run_kernel");
     let cc = Command::new("cc")
-        .args(["-O2", "-std=c11", "-pthread", "-I"])
-        .arg(&dir)
+        .args(["-O2", "-std=c11", "-I"])
+        .arg(dir)
         .arg("-I")
         .arg(&fixtures)
         .arg("-o")
         .arg(&exe)
-        .arg(fixtures.join("run_kernel.c"))
+        .arg(source)
         .arg("-lm")
         .output()
         .expect("the C compiler `cc` runs");
     assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
     exe
+}
+
+/// A kernel whose odd threads leave before the block's barrier would hang on a GPU; the
+/// stand-in's threads take turns, so it sees that no turn can move and says so.
+#[test]
+fn a_barrier_that_cannot_fill_is_reported() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stuck-barrier");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = "#define _XOPEN_SOURCE 700\n#define TILE_K 8\n#define HEAD_DIM 8\n\
+        #include \"cuda_on_host.h\"\n\
+        static void stuck(void) {\n\
+            if (threadIdx.x % 2 == 0) __syncthreads();\n\
+            running->done = true;\n\
+            progress++;\n\
+        }\n\
+        int main(void) {\n\
+            static struct gpu_thread threads[4];\n\
+            static char stacks[4 * 65536];\n\
+            block_barrier = (struct barrier){4, 0, 0};\n\
+            run_block(threads, 4, (uint3){1, 2, 0}, stuck, stacks, 65536);\n\
+            return 0;\n\
+        }\n";
+    let source = dir.join("stuck.c");
+    std::fs::write(&source, program).unwrap();
+    let out = Command::new(compile(&source, &dir)).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    let want = "run_kernel: block (1, 2): 2 threads wait at barriers that cannot fill\n";
+    assert_eq!((out.status.code(), said.as_ref()), (Some(4), want));
 }
 
 /// The kernel's output for one call, run on the CPU.

@@ -7,7 +7,7 @@ use ch13_real_whisper::ct2::{DType, ModelBin};
 use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::model::load::parameter_count;
 use ch13_real_whisper::model::sinusoids;
-use ch13_real_whisper::{files, Transcriber};
+use ch13_real_whisper::{files, Transcriber, Transcript};
 use serde::Deserialize;
 use support::Dev;
 
@@ -30,6 +30,32 @@ pub fn transcriber() -> &'static Transcriber<Dev> {
 #[cfg(feature = "cuda")]
 pub fn transcriber() -> &'static Transcriber<Dev> {
     Box::leak(Box::new(load()))
+}
+
+/// The book's path's transcript of `CLIPS[clip]` padded as `padding` says, made once per test
+/// binary: the transcripts', the word times' and the fast path's tests read the same ones.
+#[cfg(not(feature = "cuda"))]
+pub fn transcript(clip: usize, padding: Padding) -> &'static Transcript<Dev> {
+    use std::sync::OnceLock;
+    type Made = [OnceLock<Transcript<Dev>>; CLIPS.len()];
+    static ZEROS: Made = [const { OnceLock::new() }; CLIPS.len()];
+    static SILENCE: Made = [const { OnceLock::new() }; CLIPS.len()];
+    let made = match padding {
+        Padding::Zeros => &ZEROS,
+        Padding::Silence => &SILENCE,
+    };
+    made[clip].get_or_init(|| transcribe(clip, padding))
+}
+
+/// On the GPU each test makes its own, as it loads its own model.
+#[cfg(feature = "cuda")]
+pub fn transcript(clip: usize, padding: Padding) -> &'static Transcript<Dev> {
+    Box::leak(Box::new(transcribe(clip, padding)))
+}
+
+fn transcribe(clip: usize, padding: Padding) -> Transcript<Dev> {
+    let samples = CLIPS[clip].samples();
+    transcriber().transcribe_padded(&samples, padding).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One clip as faster-whisper transcribed it.
@@ -158,11 +184,9 @@ fn the_tokenizer_has_every_symbol_of_the_vocabulary() {
 #[test]
 #[ignore = "needs Whisper tiny.en's files: cargo xtask models"]
 fn every_transcript_equals_faster_whispers() {
-    let t = transcriber();
-    for (clip, reference) in CLIPS.iter().zip(references()) {
-        let samples = clip.samples();
-        assert_eq!(samples.len(), reference.samples);
-        let transcript = t.transcribe(&samples).unwrap();
+    for (i, (clip, reference)) in CLIPS.iter().zip(references()).enumerate() {
+        assert_eq!(clip.samples().len(), reference.samples);
+        let transcript = transcript(i, Padding::Zeros);
         assert_eq!(transcript.tokens, reference.tokens, "{}", clip.file);
         assert_eq!(transcript.text, reference.text);
     }
@@ -229,10 +253,10 @@ fn every_word_time_is_faster_whispers_within_20_ms() {
     let t = transcriber();
     for padding in [Padding::Zeros, Padding::Silence] {
         let (mut largest, mut exact, mut count, mut off) = (0.0f64, 0, 0, vec![]);
-        for (clip, reference) in CLIPS.iter().zip(references()) {
-            let transcript = t.transcribe_padded(&clip.samples(), padding).unwrap();
+        for (i, (clip, reference)) in CLIPS.iter().zip(references()).enumerate() {
+            let transcript = transcript(i, padding);
             assert_eq!(transcript.tokens, reference.tokens);
-            let words = t.words(&transcript);
+            let words = t.words(transcript);
             let first = &reference.timed_segments[0];
             assert_eq!((first.start, &first.tokens), (0.0, &reference.tokens));
             let got: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();

@@ -12,10 +12,10 @@
 //!   tensors `(batch, heads, n, d)`.
 //!
 //! The kernels themselves also run on the CPU, unchanged: the chapter's test `gpu_on_host`
-//! compiles them with the C compiler under a small stand-in for CUDA (one POSIX thread per GPU
-//! thread, the tensor cores' warp-wide product rebuilt from every lane's fragments), so their
-//! indexing, tiling, masking and fragment layouts are checked against the dense computation on
-//! machines without a GPU. The GPU kit's run compares them with chapter 1's attention on the GPU.
+//! compiles them with the C compiler under a small stand-in for CUDA (a block's GPU threads
+//! taking turns at its barriers, the tensor cores' warp-wide product rebuilt from every lane's
+//! fragments), so their indexing, tiling, masking and fragment layouts are checked against the
+//! dense computation on machines without a GPU. The GPU kit's run compares them with chapter 1's attention on the GPU.
 
 pub mod plan;
 
