@@ -13,7 +13,6 @@ use std::process::Command;
 
 /// Compiles the kernel for `config` into an executable.
 fn build(config: Config) -> PathBuf {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(config.module());
     std::fs::create_dir_all(&dir).unwrap();
     let (mma, file) = match config.kernel {
@@ -26,19 +25,23 @@ fn build(config: Config) -> PathBuf {
     std::fs::write(dir.join(file), config.source()).unwrap();
     std::fs::write(dir.join("common.cuh"), ch08_efficient::gpu::COMMON).unwrap();
     std::fs::write(dir.join("warp_softmax.cuh"), ch08_efficient::gpu::WARP_SOFTMAX).unwrap();
-    compile(&fixtures.join("run_kernel.c"), &dir)
+    compile(&fixtures().join("run_kernel.c"), &dir)
+}
+
+/// The stand-in's headers and its launcher, `tests/fixtures`.
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 /// Compiles the C program `source` with the headers of `dir` and of the fixtures into
 /// `dir/run_kernel`.
 fn compile(source: &Path, dir: &Path) -> PathBuf {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let exe = dir.join("run_kernel");
     let cc = Command::new("cc")
         .args(["-O2", "-std=c11", "-I"])
         .arg(dir)
         .arg("-I")
-        .arg(&fixtures)
+        .arg(fixtures())
         .arg("-o")
         .arg(&exe)
         .arg(source)
@@ -59,8 +62,6 @@ fn a_barrier_that_cannot_fill_is_reported() {
         #include \"cuda_on_host.h\"\n\
         static void stuck(void) {\n\
             if (threadIdx.x % 2 == 0) __syncthreads();\n\
-            running->done = true;\n\
-            progress++;\n\
         }\n\
         int main(void) {\n\
             static struct gpu_thread threads[4];\n\
