@@ -252,7 +252,7 @@ fn the_gpu_page_is_the_plan() {
     assert_eq!((FLOAT32_BOUND, F16_ROUNDING, BF16_ROUNDING), (1e-5, -11, -8));
     assert!(ch08_efficient::gpu::SOURCE_MMA.contains("mma.sync.aligned.m16n8k16"));
     // TF32 keeps 10 of float32's 23 mantissa bits: the stand-in's rounding clears the other 13
-    let host = std::fs::read_to_string(root.join("tests/fixtures/mma_on_host.h")).unwrap();
+    let host = std::fs::read_to_string(fixtures().join("mma_on_host.h")).unwrap();
     assert!(host.contains("& 0xffffe000u"));
     assert_eq!((0xffffe000u32 & 0x007f_ffff).count_ones(), 10);
 }
