@@ -14,6 +14,7 @@ use ch13_real_whisper::mel::Padding;
 use ch13_real_whisper::recording::{prepare, resample, RATE};
 use ch13_real_whisper::transcribe::fast_alignment;
 use ch13_real_whisper::{files, Transcriber};
+use dfdx::tensor::Cpu;
 use serde_json::Value;
 
 use super::eval_json;
@@ -118,7 +119,8 @@ fn compare_words(page: &Value, native: &[ch13_real_whisper::timing::Word]) -> Re
 pub fn check_hear(tab: &Tab) -> (Vec<String>, String) {
     let mut problems = Vec::new();
     let files = files::locate().unwrap_or_else(|e| panic!("{e}"));
-    let t = Transcriber::load(&support::Dev::default(), &files).unwrap_or_else(|e| panic!("{e}"));
+    // on the CPU, as the page runs it, even in a build with `cuda` (the model then stays here)
+    let t = Transcriber::load(&Cpu::default(), &files).unwrap_or_else(|e| panic!("{e}"));
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     eval_json(tab, "document.querySelector('#ch13-hear > button').click(), '\"\"'");
     let state = wait_for(tab, &["loaded", "error", "absent"], Duration::from_secs(180));
@@ -202,7 +204,7 @@ pub fn check_hear(tab: &Tab) -> (Vec<String>, String) {
 
 /// The recording path: a clip's samples at 16 kHz and resampled to 48 kHz give the native
 /// transcripts of the same samples; silence and 31 seconds get their lines.
-fn check_recording_path(tab: &Tab, t: &Transcriber<support::Dev>) -> Vec<String> {
+fn check_recording_path(tab: &Tab, t: &Transcriber<Cpu>) -> Vec<String> {
     let mut problems = Vec::new();
     let clip = CLIPS[1].samples();
     let high = resample(&clip, RATE, 48_000);

@@ -110,18 +110,35 @@ const CHECKS: [&str; 7] =
 /// Every chapter's `tests` binary, built with the features of the steps before it.
 const MODEL_TESTS: [&str; 6] = ["test", "--workspace", "--test", "tests", "--no-fail-fast", "--"];
 
-/// The tests that recompute a committed reading (`committed_reading` in their names), again on
-/// each instruction set this CPU has below its widest (`ATTENTION_ISA=portable`, `avx2`): the
-/// kernels of chapters 8, 11, 12 and 13 sum in another order on each, as on a user's machine of
-/// another kind, and each reading's tolerance must cover them all.
+/// The tests that recompute a committed reading through chapter 8's kernels, which
+/// `ATTENTION_ISA` steers: chapter 11's streaming perplexities (its `Decoder`) and chapter 13's
+/// alignment heads (`FastWhisper`).
+const READINGS_ON_THE_KERNELS: [&str; 2] =
+    ["decode_real::the_committed_reading", "heads::the_committed_reading"];
+
+/// The tests that recompute a committed reading on dfdx's models alone: chapter 11's head roles
+/// (`SmolLm2`) and chapter 12's looks (dfdx's BERT layers). `ATTENTION_ISA` does not reach them,
+/// and dfdx's matrix product takes the same FMA path on every x86 CPU with AVX2 (gemm's AVX-512
+/// kernels need its `nightly` feature), so they run once, natively, in the models' step.
+const READINGS_ON_DFDX: [&str; 2] =
+    ["head_roles::the_committed_reading", "looks::the_committed_reading"];
+
+/// The tests that recompute a committed reading through chapter 8's kernels, again on each
+/// instruction set this CPU has below its widest (`ATTENTION_ISA=portable`, `avx2`): the kernels
+/// sum in another order on each, as on a user's machine of another kind, and each reading's
+/// tolerance must cover them all.
 fn narrower_instruction_sets(root: &Path) -> Result<()> {
     let (narrower, widest) = instruction_sets();
-    let args = [&MODEL_TESTS[..], &["--include-ignored", "committed_reading"]].concat();
+    let args = [&MODEL_TESTS[..], &["--include-ignored"], &READINGS_ON_THE_KERNELS[..]].concat();
     for isa in &narrower {
         println!("ATTENTION_ISA={isa}");
         cargo_with(root, &args, &[("ATTENTION_ISA", isa)])?;
     }
     println!("committed readings checked on {} as well as {widest}", narrower.join(" and "));
+    println!(
+        "(on dfdx's models alone, run once in the step before: {})",
+        READINGS_ON_DFDX.join(", ")
+    );
     Ok(())
 }
 
@@ -143,23 +160,80 @@ fn instruction_sets() -> (Vec<&'static str>, &'static str) {
 }
 
 /// Every chapter crate and support with its `cuda` feature; `dfdx/ci-check` compiles the CUDA
-/// code paths without a GPU or the CUDA toolkit (its kernels are empty: never run it).
+/// code paths without a GPU or the CUDA toolkit (its kernels are empty: never run it). The whole
+/// workspace, so that cargo resolves the features of every crate the GPU path leaves alone as
+/// clippy did (syn, serde's derive, regex, clap …) and checks again only what the `cuda` features
+/// change: dfdx, cudarc and the crates above them. Right after clippy's build, with the chapters
+/// alone (`-p`) the check took 34.6 and 36.8 s of processor time, with the whole workspace 22.6
+/// and 23.9 (two pairs on a 2-core Intel Xeon), and it now type-checks the workspace checks too.
 fn cuda_check(root: &Path) -> Result<()> {
-    let mut args = vec!["check".to_string(), "--all-targets".into()];
-    args.extend(cuda_packages(root, &["dfdx/ci-check"])?);
-    cargo(root, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    let features = cuda_features(root, &["dfdx/ci-check"])?;
+    cargo(root, &["check", "--workspace", "--all-targets", "--features", &features])
 }
 
-/// `-p support -p ch01-… … --features support/cuda,ch01-…/cuda,…` and `extra` features: support
-/// and every chapter crate built for the GPU (the CUDA type-check here, `cargo xtask gpu-kit`).
-pub fn cuda_packages(root: &Path, extra: &[&str]) -> Result<Vec<String>> {
-    let mut args = vec!["-p".to_string(), "support".into()];
+/// `support/cuda,ch01-…/cuda,…` and the `extra` features, comma-separated.
+fn cuda_features(root: &Path, extra: &[&str]) -> Result<String> {
     let mut features = vec!["support/cuda".to_string()];
     features.extend(extra.iter().map(|f| f.to_string()));
     for chapter in Chapter::all(root)? {
         features.push(format!("{}/cuda", chapter.package));
+    }
+    Ok(features.join(","))
+}
+
+/// `-p support -p ch01-… … --features support/cuda,ch01-…/cuda,…` and `extra` features: support
+/// and every chapter crate built for the GPU (`cargo xtask gpu-kit`).
+pub fn cuda_packages(root: &Path, extra: &[&str]) -> Result<Vec<String>> {
+    let mut args = vec!["-p".to_string(), "support".into()];
+    for chapter in Chapter::all(root)? {
         args.extend(["-p".to_string(), chapter.package]);
     }
-    args.extend(["--features".to_string(), features.join(",")]);
+    args.extend(["--features".to_string(), cuda_features(root, extra)?]);
     Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{READINGS_ON_DFDX, READINGS_ON_THE_KERNELS};
+    use workspace_tools::{workspace_root, Chapter};
+
+    /// Every test that recomputes a committed reading (`committed_reading` in its name), as
+    /// `file::name` of its chapter's `tests/`.
+    fn committed_readings() -> Vec<String> {
+        let mut found = Vec::new();
+        for chapter in Chapter::all(&workspace_root()).unwrap() {
+            let Ok(files) = std::fs::read_dir(chapter.dir.join("tests")) else { continue };
+            for file in files.map(|f| f.unwrap().path()) {
+                let Ok(source) = std::fs::read_to_string(&file) else { continue };
+                let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+                for line in source.lines() {
+                    let Some(name) = line.trim_start().strip_prefix("fn ") else { continue };
+                    let name = name.split('(').next().unwrap();
+                    if name.contains("committed_reading") {
+                        found.push(format!("{stem}::{name}"));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// A new committed reading has to be placed on one side: run on each instruction set, or
+    /// once because it never passes through chapter 8's kernels.
+    #[test]
+    fn every_committed_reading_is_placed_once() {
+        let found = committed_readings();
+        assert_eq!(found.len(), 4, "{found:?}");
+        for test in &found {
+            let places: Vec<&str> = [&READINGS_ON_THE_KERNELS[..], &READINGS_ON_DFDX[..]]
+                .concat()
+                .into_iter()
+                .filter(|filter| test.contains(filter))
+                .collect();
+            assert_eq!(places.len(), 1, "{test}: matched by {places:?}");
+        }
+        for filter in READINGS_ON_THE_KERNELS.iter().chain(&READINGS_ON_DFDX) {
+            assert!(found.iter().any(|t| t.contains(filter)), "{filter} matches no test");
+        }
+    }
 }
