@@ -27,34 +27,6 @@ pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()
     Ok(())
 }
 
-/// Runs `cargo ARGS` (a `cargo test … --no-run` that builds one test target, `name`) and returns
-/// the path of the program it built, read from cargo's JSON messages; cargo's errors and
-/// progress go to the terminal as usual.
-pub fn cargo_test_program(root: &Path, args: &[&str], name: &str) -> Result<PathBuf> {
-    let args = [args, &["--message-format=json-render-diagnostics"]].concat();
-    println!("$ cargo {}", args.join(" "));
-    let out = Command::new(workspace_tools::cargo_program())
-        .current_dir(root)
-        .args(&args)
-        .stderr(Stdio::inherit())
-        .output()
-        .context("running cargo")?;
-    if !out.status.success() {
-        bail!("`cargo {}` failed ({})", args.join(" "), out.status);
-    }
-    let messages = String::from_utf8_lossy(&out.stdout);
-    for line in messages.lines() {
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        if message["reason"] == "compiler-artifact" && message["target"]["name"] == name {
-            if let Some(program) = message["executable"].as_str() {
-                println!("built {program}");
-                return Ok(PathBuf::from(program));
-            }
-        }
-    }
-    bail!("`cargo {}` built no program named {name}", args.join(" "))
-}
-
 /// `cargo ARGS` in the folder `dir`, left running in the background with its output going to the
 /// file `log`; [`Background::finish`] waits for it and shows that output (cargo's `test result:`
 /// lines with it). Dropped before that, it is stopped with everything it started.
@@ -67,27 +39,13 @@ pub struct Background {
 
 impl Background {
     pub fn start(dir: &Path, args: &[&str], log: PathBuf) -> Result<Background> {
-        let cargo = workspace_tools::cargo_program();
-        Background::start_program(dir, Path::new(&cargo), args, &[], log)
-    }
-
-    /// [`Background::start`] for `program` instead of cargo, with the variables `env` set for it.
-    pub fn start_program(
-        dir: &Path,
-        program: &Path,
-        args: &[&str],
-        env: &[(&str, String)],
-        log: PathBuf,
-    ) -> Result<Background> {
         std::fs::create_dir_all(log.parent().expect("a folder"))?;
-        let name = program.strip_prefix(dir).unwrap_or(program).display();
-        let command = format!("{name} {}", args.join(" "));
+        let command = format!("cargo {}", args.join(" "));
         println!("$ {command} > {} &", log.strip_prefix(dir).unwrap_or(&log).display());
         let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
-        let mut child = Command::new(program);
-        child.current_dir(dir).args(args).envs(env.iter().map(|(k, v)| (k, v)));
-        child.stdout(out.try_clone()?).stderr(out);
-        let child = child.stdin(Stdio::null()).spawn().with_context(|| command.clone())?;
+        let mut cargo = Command::new(workspace_tools::cargo_program());
+        cargo.current_dir(dir).args(args).stdout(out.try_clone()?).stderr(out);
+        let child = cargo.stdin(Stdio::null()).spawn().context("running cargo")?;
         Ok(Background { child: Some(child), log, command, started: Instant::now() })
     }
 

@@ -38,13 +38,12 @@ pub fn test(root: &Path) -> Result<()> {
     })?;
     step("format (cargo fmt --check)", &|| check::fmt(root))?;
     step("lints (cargo clippy -D warnings)", &|| check::clippy(root))?;
-    // the workspace checks first: the notebooks' run is one of their tests, and it starts as soon
-    // as they are built, beside the rest of the test build (the chapters' test programs)
-    let checks = RefCell::new(std::path::PathBuf::new());
-    step("the workspace checks compiled (cargo test --workspace --test checks --no-run)", &|| {
-        let args = ["test", "--workspace", "--test", "checks", "--no-run"];
-        *checks.borrow_mut() = crate::run::cargo_test_program(root, &args, "checks")?;
-        Ok(())
+    // `--tests` builds no example: the checks build the programs they run (the printed outputs,
+    // the arguments refused), and clippy has type-checked every one; the figures' and training
+    // programs that no check runs are not compiled twice
+    const TESTS: [&str; 4] = ["test", "--workspace", "--no-fail-fast", "--tests"];
+    step("Rust tests compiled (cargo test --workspace --tests --no-run)", &|| {
+        cargo(root, &[&TESTS[..], &["--no-run"]].concat())
     })?;
     // evcxr's build ran beside every step since the setup: only the notebooks need it
     step("the evcxr kernel: its build waited for, registered with Jupyter", &|| {
@@ -54,24 +53,13 @@ pub fn test(root: &Path) -> Result<()> {
     // test runs below leave part of the two idle: side by side with the steps after the tests,
     // they took 836.6 s against 1,065.8 s one step after another; with evcxr built beside the
     // builds and the notebooks started before the tests' runs, a new machine's whole run took
-    // 24.2 minutes against 25.6; started before the rest of the test build, as the checks'
-    // program itself (as `cargo test` runs it: from its package's folder), so that no cargo of
-    // theirs waits on the test build's lock (CONTRIBUTING.md)
+    // 24.2 minutes against 25.6 (CONTRIBUTING.md)
     let notebooks = RefCell::new(None);
     step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
-        let args = ["--ignored", "--test-threads=1", "notebooks::"];
-        let (dir, log) = (root.join("tests"), root.join("target/notebooks.log"));
-        let env = [("LD_LIBRARY_PATH", toolchain_library_path()?)];
+        let args = [&CHECKS[..], &["notebooks::"]].concat();
         *notebooks.borrow_mut() =
-            Some(Background::start_program(&dir, &checks.borrow(), &args, &env, log)?);
+            Some(Background::start(root, &args, root.join("target/notebooks.log"))?);
         Ok(())
-    })?;
-    // `--tests` builds no example: the checks build the programs they run (the printed outputs,
-    // the arguments refused), and clippy has type-checked every one; the figures' and training
-    // programs that no check runs are not compiled twice
-    const TESTS: [&str; 4] = ["test", "--workspace", "--no-fail-fast", "--tests"];
-    step("Rust tests compiled (cargo test --workspace --tests --no-run)", &|| {
-        cargo(root, &[&TESTS[..], &["--no-run"]].concat())
     })?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
         let tests = cargo(root, &TESTS);
@@ -112,19 +100,6 @@ pub fn test(root: &Path) -> Result<()> {
     println!("(the notebooks ran for {:.1?}, beside the steps after the tests)", ran.borrow());
     println!("all {} steps passed", steps.len());
     Ok(())
-}
-
-/// `LD_LIBRARY_PATH` with the toolchain's library folder for this machine first
-/// (`rustc --print target-libdir`), as `cargo test` runs a test program: evcxr's kernel loads
-/// each cell against the standard library's shared object found there (without it every cell
-/// fails, "Subprocess terminated with status: exit status: 99").
-fn toolchain_library_path() -> Result<String> {
-    let out = std::process::Command::new("rustc").args(["--print", "target-libdir"]).output()?;
-    let mut path = String::from_utf8(out.stdout)?.trim().to_string();
-    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|p| !p.is_empty()) {
-        path = format!("{path}:{}", old.to_string_lossy());
-    }
-    Ok(path)
 }
 
 /// The workspace checks' ignored tests (`browser::`, `notebooks::` …), one at a time;
