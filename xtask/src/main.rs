@@ -30,6 +30,7 @@ mod run;
 mod setup;
 mod site_models;
 mod suite;
+mod test_build;
 mod wasm;
 
 use anyhow::{bail, Context, Result};

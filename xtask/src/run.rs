@@ -27,6 +27,40 @@ pub fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()
     Ok(())
 }
 
+/// Runs `cargo ARGS` with cargo's JSON messages (`--message-format=json-render-diagnostics`),
+/// handing each to `on_message` as it comes, while cargo goes on; its errors, warnings and
+/// progress go to the terminal as usual. Fails if cargo or `on_message` does.
+pub fn cargo_json(
+    root: &Path,
+    args: &[&str],
+    on_message: &mut dyn FnMut(&serde_json::Value) -> Result<()>,
+) -> Result<()> {
+    let args = [args, &["--message-format=json-render-diagnostics"]].concat();
+    println!("$ cargo {}", args.join(" "));
+    let mut child = Command::new(workspace_tools::cargo_program())
+        .current_dir(root)
+        .args(&args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("running cargo")?;
+    let stdout = child.stdout.take().expect("piped");
+    let mut handled = Ok(());
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+        let line = line.context("reading cargo's messages")?;
+        match serde_json::from_str::<serde_json::Value>(&line) {
+            Ok(message) if handled.is_ok() => handled = on_message(&message),
+            Ok(_) => {}
+            // not a message of cargo's: a build script's or a test's own output
+            Err(_) => println!("{line}"),
+        }
+    }
+    let status = child.wait().context("waiting for cargo")?;
+    if !status.success() {
+        bail!("`cargo {}` failed ({status})", args.join(" "));
+    }
+    handled
+}
+
 /// `cargo ARGS` in the folder `dir`, left running in the background with its output going to the
 /// file `log`; [`Background::finish`] waits for it and shows that output (cargo's `test result:`
 /// lines with it). Dropped before that, it is stopped with everything it started.
@@ -39,14 +73,34 @@ pub struct Background {
 
 impl Background {
     pub fn start(dir: &Path, args: &[&str], log: PathBuf) -> Result<Background> {
+        let cargo = workspace_tools::cargo_program();
+        Background::start_program(dir, Path::new(&cargo), args, &[], log)
+    }
+
+    /// [`Background::start`] for `program` instead of cargo, with the variables `env` set for it.
+    pub fn start_program(
+        dir: &Path,
+        program: &Path,
+        args: &[&str],
+        env: &[(&str, String)],
+        log: PathBuf,
+    ) -> Result<Background> {
         std::fs::create_dir_all(log.parent().expect("a folder"))?;
-        let command = format!("cargo {}", args.join(" "));
+        let name = program.strip_prefix(dir).unwrap_or(program).display();
+        let command = format!("{name} {}", args.join(" "));
         println!("$ {command} > {} &", log.strip_prefix(dir).unwrap_or(&log).display());
         let out = std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?;
-        let mut cargo = Command::new(workspace_tools::cargo_program());
-        cargo.current_dir(dir).args(args).stdout(out.try_clone()?).stderr(out);
-        let child = cargo.stdin(Stdio::null()).spawn().context("running cargo")?;
+        let mut child = Command::new(program);
+        child.current_dir(dir).args(args).envs(env.iter().map(|(k, v)| (k, v)));
+        child.stdout(out.try_clone()?).stderr(out);
+        let child = child.stdin(Stdio::null()).spawn().with_context(|| command.clone())?;
         Ok(Background { child: Some(child), log, command, started: Instant::now() })
+    }
+
+    /// Whether the command has ended (without waiting for it); [`Background::finish`] then
+    /// returns at once.
+    pub fn has_ended(&mut self) -> bool {
+        self.child.as_mut().is_none_or(|c| c.try_wait().is_ok_and(|s| s.is_some()))
     }
 
     /// Waits for the command, prints what it wrote, and fails if it did; returns how long it ran:

@@ -151,6 +151,11 @@ impl EvcxrBuild {
         Ok(Self(Some(Background::start(&cache, &args, cache.join("evcxr-install.log"))?)))
     }
 
+    /// Whether the build has ended (or none ran): [`EvcxrBuild::finish`] then waits for nothing.
+    pub fn has_ended(&mut self) -> bool {
+        self.0.as_mut().is_none_or(Background::has_ended)
+    }
+
     /// Waits for the build (if one runs) and registers the `rust` kernel with Jupyter.
     pub fn finish(mut self) -> Result<()> {
         if let Some(build) = self.0.take() {

@@ -1,7 +1,7 @@
 //! The whole suite: the README's test command, step by step, with a timed summary.
 
-use crate::run::{cargo, cargo_with, Background};
-use crate::{check, models, setup, wasm};
+use crate::run::{cargo, cargo_with};
+use crate::{check, models, setup, test_build, wasm};
 use anyhow::{Context, Result};
 use std::cell::RefCell;
 use std::path::Path;
@@ -42,25 +42,22 @@ pub fn test(root: &Path) -> Result<()> {
     // the arguments refused), and clippy has type-checked every one; the figures' and training
     // programs that no check runs are not compiled twice
     const TESTS: [&str; 4] = ["test", "--workspace", "--no-fail-fast", "--tests"];
-    step("Rust tests compiled (cargo test --workspace --tests --no-run)", &|| {
-        cargo(root, &[&TESTS[..], &["--no-run"]].concat())
-    })?;
-    // evcxr's build ran beside every step since the setup: only the notebooks need it
-    step("the evcxr kernel: its build waited for, registered with Jupyter", &|| {
-        evcxr.borrow_mut().take().expect("setup started it").finish()
-    })?;
-    // the notebooks run on about one core (each cell is a small build, then its run) and the
-    // test runs below leave part of the two idle: side by side with the steps after the tests,
-    // they took 836.6 s against 1,065.8 s one step after another; with evcxr built beside the
-    // builds and the notebooks started before the tests' runs, a new machine's whole run took
-    // 24.2 minutes against 25.6 (CONTRIBUTING.md)
+    // the notebooks run beside every step after this one, and start part-way through it: evcxr's
+    // build ran beside every step since the setup, and only they need it; side by side with the
+    // steps after the tests, they took 836.6 s against 1,065.8 s one step after another; where
+    // they start is `test_build`'s (CONTRIBUTING.md)
     let notebooks = RefCell::new(None);
-    step("notebooks executed by Jupyter: started, running beside the steps below", &|| {
-        let args = [&CHECKS[..], &["notebooks::"]].concat();
-        *notebooks.borrow_mut() =
-            Some(Background::start(root, &args, root.join("target/notebooks.log"))?);
-        Ok(())
-    })?;
+    let chapters = Chapter::all(root)?.len();
+    step(
+        "Rust tests compiled (cargo test --workspace --tests --no-run), the notebooks started part-way",
+        &|| {
+            let args = [&TESTS[..], &["--no-run"]].concat();
+            let kernel = evcxr.borrow_mut().take().expect("setup started it");
+            let running = test_build::build_and_start_notebooks(root, &args, chapters, kernel)?;
+            *notebooks.borrow_mut() = Some(running);
+            Ok(())
+        },
+    )?;
     step("Rust tests, doctests, printed outputs (cargo test --workspace)", &|| {
         let tests = cargo(root, &TESTS);
         let docs = cargo(root, &["test", "--workspace", "--no-fail-fast", "--doc"]);
