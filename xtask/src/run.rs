@@ -132,15 +132,46 @@ impl Drop for Background {
 /// Stops `child` and every process it started (cargo's compilers, a test binary and its Jupyter),
 /// found through `/proc`; they share the suite's process group, so Ctrl-C stops them all anyway.
 fn stop_tree(child: &mut Child) {
-    let mut pids = vec![child.id()];
-    let mut i = 0;
-    while i < pids.len() {
-        pids.extend(children_of(pids[i]));
-        i += 1;
-    }
-    let pids: Vec<String> = pids.iter().map(u32::to_string).collect();
+    let pids: Vec<String> = tree(child.id(), None).iter().map(u32::to_string).collect();
     let _ = Command::new("kill").arg("-TERM").args(&pids).status();
     let _ = child.wait();
+}
+
+/// Lowers the priority (niceness 10, with `renice`) of this program and of every program it has
+/// started but `keep` and what `keep` started; the programs they start later inherit it. From then
+/// on, where both want a processor, `keep` gets it first. A priority only orders the work, so
+/// where `renice` fails this says so and goes on.
+pub fn yield_to(keep: &Background) {
+    let pids = tree(std::process::id(), keep.child.as_ref().map(Child::id));
+    // Linux keeps a niceness per thread, and a thread starts with its creator's: every thread of
+    // each process (cargo starts its compilers from threads of its own)
+    let threads = pids.iter().flat_map(|&p| threads_of(p));
+    let pids: Vec<String> = threads.map(|t| t.to_string()).collect();
+    let done = Command::new("renice").args(["-n", "10", "-p"]).args(&pids).output();
+    match done {
+        Ok(out) if out.status.success() => {
+            println!("(this run's other programs yield to `{}`: niceness 10)", keep.command)
+        }
+        Ok(out) => println!("renice failed: {}", String::from_utf8_lossy(&out.stderr).trim()),
+        Err(e) => println!("renice did not run: {e}"),
+    }
+}
+
+/// The threads of process `pid` (`/proc/PID/task`), or `pid` alone where that cannot be read.
+fn threads_of(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return vec![pid] };
+    entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok()).collect()
+}
+
+/// `pid` and every process below it, but `skip` and the processes below that.
+fn tree(pid: u32, skip: Option<u32>) -> Vec<u32> {
+    let mut pids = vec![pid];
+    let mut i = 0;
+    while i < pids.len() {
+        pids.extend(children_of(pids[i]).into_iter().filter(|p| Some(*p) != skip));
+        i += 1;
+    }
+    pids
 }
 
 /// The processes whose parent is `pid` (field 4 of `/proc/PID/stat`, after the command's name).
@@ -193,6 +224,36 @@ pub fn apt_install(packages: &[&str]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Field 19 of `/proc/PID/stat`: the process's niceness.
+    fn niceness(pid: u32) -> i32 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let after_name = stat.rsplit_once(')').unwrap().1;
+        after_name.split_whitespace().nth(16).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn yield_to_lowers_all_but_the_kept_program() {
+        let log = std::env::temp_dir().join(format!("yield-to-{}.log", std::process::id()));
+        let dir = std::env::temp_dir();
+        let kept =
+            Background::start_program(&dir, Path::new("sleep"), &["30"], &[], log.clone()).unwrap();
+        let mut other = Command::new("sleep").arg("30").spawn().unwrap();
+        let before = niceness(std::process::id());
+        yield_to(&kept);
+        let kept_pid = kept.child.as_ref().unwrap().id();
+        assert_eq!(niceness(kept_pid), before, "the kept program keeps its priority");
+        assert_eq!(niceness(other.id()), before.max(10), "a program started before yields");
+        assert_eq!(niceness(std::process::id()), before.max(10), "and this one");
+        let mut later = Command::new("sleep").arg("30").spawn().unwrap();
+        assert_eq!(niceness(later.id()), before.max(10), "a program started after inherits it");
+        for child in [&mut other, &mut later] {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+        drop(kept);
+        std::fs::remove_file(log).unwrap();
+    }
 
     #[test]
     fn stop_tree_stops_the_grandchildren_too() {

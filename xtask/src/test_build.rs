@@ -6,6 +6,9 @@
 //! rest of the test build beside them took 214.7 s against 141.6, and the steps after it ended
 //! 108 s after the notebooks (fresh clones on a 2-core Intel Xeon, CONTRIBUTING.md). They now
 //! start in between: once the checks' program and half the chapters' test programs are built.
+//! Then everything else of the run yields the processors to them (niceness 10, `run::yield_to`):
+//! the notebooks are one long chain of small builds and runs, and the other steps' work fills the
+//! processor time they leave.
 
 use crate::run::{cargo_json, Background};
 use crate::setup::EvcxrBuild;
@@ -63,7 +66,9 @@ pub fn build_and_start_notebooks(
                     built.chapters
                 );
                 evcxr.take().expect("checked").finish()?;
-                notebooks = Some(start_notebooks(root, checks)?);
+                let running = start_notebooks(root, checks)?;
+                crate::run::yield_to(&running);
+                notebooks = Some(running);
             }
         }
         Ok(())
@@ -74,7 +79,9 @@ pub fn build_and_start_notebooks(
             println!("(evcxr's build had not ended part-way: the notebooks start after the build)");
             evcxr.take().expect("not taken").finish()?;
             let checks = built.checks.context("the test build built no `checks` program")?;
-            start_notebooks(root, &checks)
+            let running = start_notebooks(root, &checks)?;
+            crate::run::yield_to(&running);
+            Ok(running)
         }
     }
 }
