@@ -31,6 +31,41 @@ fn introduction_table_links_every_chapter() {
     assert_none(layout::introduction_rows);
 }
 
+#[test]
+fn every_chapter_library_has_a_test_harness_exactly_when_it_has_unit_tests() {
+    assert_none(layout::lib_test_harness);
+}
+
+/// `test = false` on a library with a unit test would hide the test, and a library with none that
+/// keeps cargo's harness compiles an empty one in every test build: both are reported by name.
+#[test]
+fn a_lib_harness_that_hides_a_test_or_tests_nothing_is_reported() {
+    let tmp = crate::new_chapter::workspace_copy();
+    let root = tmp.path();
+    let chapters = workspace_tools::Chapter::all(root).unwrap();
+    let (first, second) = (&chapters[0], &chapters[1]);
+    let lib = first.dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text + "\n#[cfg(test)]\nmod t {\n    #[test]\n    fn t() {}\n}\n")
+        .unwrap();
+    let manifest = second.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("\ntest = false\n"), "{text}");
+    std::fs::write(&manifest, text.replace("\ntest = false\n", "\n")).unwrap();
+    let problems = layout::lib_test_harness(root).unwrap();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0]
+            .starts_with(&format!("chapters/{}/Cargo.toml: `[lib] test = false`, but", first.slug)),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1]
+            .starts_with(&format!("chapters/{}/Cargo.toml: src/ has no unit test", second.slug)),
+        "{problems:?}"
+    );
+}
+
 /// A page and a notebook that keep an older, longer name fail by name, and so does a package
 /// named otherwise than its folder.
 #[test]

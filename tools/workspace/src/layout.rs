@@ -1,6 +1,7 @@
 //! Every chapter's parts share its slug, and the chapter is listed wherever a reader looks for
-//! chapters. Each function returns the problems it finds, one sentence each, naming the file to
-//! fix; an empty list means the layout holds. [`problems`] runs them all.
+//! chapters; its library compiles a unit-test harness only when it has unit tests. Each function
+//! returns the problems it finds, one sentence each, naming the file to fix; an empty list means
+//! the layout holds. [`problems`] runs them all.
 
 use crate::Chapter;
 use anyhow::Result;
@@ -13,6 +14,7 @@ pub fn problems(root: &Path) -> Result<Vec<String>> {
     out.extend(summary(root)?);
     out.extend(readme_rows(root)?);
     out.extend(introduction_rows(root)?);
+    out.extend(lib_test_harness(root)?);
     Ok(out)
 }
 
@@ -149,4 +151,52 @@ fn stems(dir: &Path, ext: &str) -> Result<Vec<String>> {
     }
     out.sort();
     Ok(out)
+}
+
+/// A chapter's library has a unit-test harness (cargo's default) exactly when `src/` holds a unit
+/// test: `test = false` in its `[lib]` then saves the harness's compiling and linking in every test
+/// build, and can never hide a test, since a library with one must not say it.
+pub fn lib_test_harness(root: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for ch in Chapter::all(root)? {
+        let manifest = std::fs::read_to_string(ch.dir.join("Cargo.toml"))?;
+        let no_harness = manifest
+            .split("\n[lib]")
+            .nth(1)
+            .map(|t| t.split("\n[").next().unwrap_or(""))
+            .is_some_and(|t| t.lines().any(|l| l.replace(' ', "") == "test=false"));
+        let tested = has_unit_test(&ch.dir.join("src"))?;
+        let slug = &ch.slug;
+        if tested && no_harness {
+            out.push(format!(
+                "chapters/{slug}/Cargo.toml: `[lib] test = false`, but src/ has unit tests, \
+                 which would never run: remove the line"
+            ));
+        }
+        if !tested && !no_harness {
+            out.push(format!(
+                "chapters/{slug}/Cargo.toml: src/ has no unit test; say `test = false` in \
+                 `[lib]`, so that no empty test harness is compiled"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a `.rs` file below `dir` has a `#[test]`, a `#[cfg(test)]` module or a `proptest!`.
+fn has_unit_test(dir: &Path) -> Result<bool> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if has_unit_test(&path)? {
+                return Ok(true);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path)?;
+            if ["#[test]", "#[cfg(test)]", "proptest!"].iter().any(|m| text.contains(m)) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }

@@ -37,6 +37,11 @@ publish.workspace = true
 # every file in tests/ is a module of tests/main.rs: one test binary per chapter
 autotests = false
 
+[lib]
+# its tests are all in tests/ (one binary, below): no unit-test harness of the library to compile
+# (`workspace_tools::layout::lib_test_harness` holds this line and src/ together)
+test = false
+
 [features]
 cuda = ["dfdx/cuda", "support/cuda"]
 
