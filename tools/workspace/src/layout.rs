@@ -185,13 +185,8 @@ pub fn lib_test_harness(root: &Path) -> Result<Vec<String>> {
 
 /// Whether a `.rs` file below `dir` has a `#[test]`, a `#[cfg(test)]` module or a `proptest!`.
 fn has_unit_test(dir: &Path) -> Result<bool> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            if has_unit_test(&path)? {
-                return Ok(true);
-            }
-        } else if path.extension().is_some_and(|e| e == "rs") {
+    for path in crate::files_under(dir)? {
+        if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path)?;
             if ["#[test]", "#[cfg(test)]", "proptest!"].iter().any(|m| text.contains(m)) {
                 return Ok(true);
